@@ -1,0 +1,35 @@
+"""`Authorization: Bearer <token>` for the REST API and the WebSocket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from rest_framework import authentication, exceptions
+from rest_framework.request import Request
+
+from accounts.services import api_token_user
+
+
+def bearer_token(header: str) -> str | None:
+    scheme, _, value = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
+    def authenticate(self, request: Request) -> tuple[User, Any] | None:
+        header = request.headers.get("Authorization", "")
+        if not header:
+            return None
+        raw = bearer_token(header)
+        if raw is None:
+            return None
+        user = api_token_user(raw=raw)
+        if user is None:
+            raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
+        return user, raw
+
+    def authenticate_header(self, request: Request) -> str:
+        return 'Bearer realm="api"'

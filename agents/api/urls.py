@@ -1,0 +1,35 @@
+from django.urls import re_path
+
+from agents.api.views import RunViewSet, WorkspaceViewSet
+
+workspaces = WorkspaceViewSet.as_view({"get": "list", "post": "create"})
+workspace = WorkspaceViewSet.as_view({"get": "retrieve"})
+runs = RunViewSet.as_view({"get": "list", "post": "create"})
+run = RunViewSet.as_view({"get": "retrieve"})
+
+urlpatterns = [
+    re_path(r"^workspaces/?$", workspaces, name="api-workspaces"),
+    re_path(r"^workspaces/(?P<pk>[0-9]+)/?$", workspace, name="api-workspace"),
+    re_path(r"^runs/?$", runs, name="api-runs"),
+    re_path(r"^runs/(?P<pk>[0-9]+)/?$", run, name="api-run"),
+    re_path(
+        r"^runs/(?P<pk>[0-9]+)/events/?$",
+        RunViewSet.as_view({"get": "events"}),
+        name="api-run-events",
+    ),
+    re_path(
+        r"^runs/(?P<pk>[0-9]+)/cancel/?$",
+        RunViewSet.as_view({"post": "cancel"}),
+        name="api-run-cancel",
+    ),
+    re_path(
+        r"^runs/(?P<pk>[0-9]+)/artifacts/?$",
+        RunViewSet.as_view({"get": "artifacts"}),
+        name="api-run-artifacts",
+    ),
+    re_path(
+        r"^runs/(?P<pk>[0-9]+)/artifacts/(?P<artifact_id>[0-9]+)/download/?$",
+        RunViewSet.as_view({"get": "download"}),
+        name="api-artifact-download",
+    ),
+]

@@ -1,0 +1,144 @@
+"""REST API: thin views that validate, call one service or selector, and return."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import FileResponse, Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import BaseSerializer
+
+from agents import selectors
+from agents.api.serializers import (
+    ArtifactSerializer,
+    EventPageSerializer,
+    EventSerializer,
+    RunCreateSerializer,
+    RunSerializer,
+    WorkspaceSerializer,
+)
+from agents.models import Run, Workspace
+from agents.services.options import OptionsError
+from agents.services.runs import RunInputError, run_cancel, run_create
+from agents.services.workspaces import workspace_create
+
+
+class WorkspaceViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet[Workspace],
+):
+    serializer_class = WorkspaceSerializer
+
+    def get_queryset(self) -> QuerySet[Workspace]:
+        return selectors.workspace_list(user=self.request.user)
+
+    def perform_create(self, serializer: BaseSerializer[Workspace]) -> None:
+        data = serializer.validated_data
+        serializer.instance = workspace_create(
+            owner=self.request.user,  # type: ignore[arg-type]
+            name=data["name"],
+            kind=data["kind"],
+        )
+
+
+class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Run]):
+    serializer_class = RunSerializer
+
+    def get_queryset(self) -> QuerySet[Run]:
+        runs = selectors.run_list(user=self.request.user)
+        workspace = self.request.query_params.get("workspace")
+        if workspace is not None and self.action == "list":
+            if not workspace.isdigit():
+                raise ValidationError({"workspace": "must be a workspace id"})
+            runs = runs.filter(workspace_id=int(workspace))
+        return runs
+
+    @extend_schema(request=RunCreateSerializer, responses={201: RunSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        payload = RunCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        workspace = selectors.workspace_list(user=request.user).filter(pk=data["workspace"]).first()
+        if workspace is None:
+            raise ValidationError({"workspace": f"no workspace {data['workspace']}"})
+        try:
+            run = run_create(workspace=workspace, prompt=data["prompt"], options=data["options"])
+        except OptionsError as error:
+            raise ValidationError({"options": str(error)}) from error
+        except RunInputError as error:
+            raise ValidationError({"prompt": str(error)}) from error
+        return Response(RunSerializer(run).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="Only events with seq > after."),
+            OpenApiParameter("limit", int, description="At most this many (1-500)."),
+        ],
+        responses=EventPageSerializer,
+    )
+    @action(detail=True, methods=["get"], url_path="events", url_name="events")
+    def events(self, request: Request, pk: str | None = None) -> Response:
+        run = self.get_object()
+        after = _int_param(request, "after", 0, 0, 2**31)
+        limit = _int_param(request, "limit", 500, 1, 500)
+        page = selectors.events_after(run_id=run.pk, after=after, limit=limit)
+        more = len(page) == limit and page[-1].seq < run.last_seq
+        next_url = None
+        if more:
+            next_url = request.build_absolute_uri(
+                f"{request.path}?after={page[-1].seq}&limit={limit}"
+            )
+        return Response({"results": EventSerializer(page, many=True).data, "next": next_url})
+
+    @extend_schema(request=None, responses=RunSerializer)
+    @action(detail=True, methods=["post"], url_path="cancel", url_name="cancel")
+    def cancel(self, request: Request, pk: str | None = None) -> Response:
+        run = run_cancel(run=self.get_object())
+        return Response(RunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(responses=ArtifactSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="artifacts", url_name="artifacts")
+    def artifacts(self, request: Request, pk: str | None = None) -> Response:
+        run = self.get_object()
+        items = selectors.artifact_list(run=run)
+        return Response(ArtifactSerializer(items, many=True).data)
+
+    @extend_schema(responses={(200, "application/octet-stream"): bytes})
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path=r"artifacts/(?P<artifact_id>\d+)/download",
+        url_name="artifact-download",
+    )
+    def download(self, request: Request, pk: str | None = None, artifact_id: str = "") -> Any:
+        run = self.get_object()
+        artifact = selectors.artifact_list(run=run).filter(pk=int(artifact_id)).first()
+        if artifact is None:
+            raise Http404("No such artifact.")
+        return FileResponse(
+            artifact.file.open("rb"),
+            as_attachment=True,
+            filename=artifact.name,
+            content_type=artifact.media_type,
+        )
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({name: "must be an integer"}) from None
+    if not low <= value <= high:
+        raise ValidationError({name: f"must be between {low} and {high}"})
+    return value

@@ -1,0 +1,120 @@
+"""`ws/runs/<id>/`: replay the run's events after the client's last seq, then stream live ones.
+
+Delivery never depends on the channel layer: pushed events are only a fast path. Each event is
+sent once, in seq order; a pushed event that skips ahead makes the consumer read the gap from the
+event log, and a periodic tail of the log catches anything the layer dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from agents import selectors
+from agents.models import Run
+from agents.services.publishing import run_group
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+CLOSE_BAD_REQUEST = 4400
+
+
+class RunEventsConsumer(AsyncJsonWebsocketConsumer):
+    run_id: int
+    last_seq: int
+    group: str | None = None
+    tail: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.refuse(CLOSE_UNAUTHENTICATED, "authentication required")
+            return
+        self.run_id = int(self.scope["url_route"]["kwargs"]["run_id"])
+        if not await _owns_run(user, self.run_id):
+            await self.refuse(CLOSE_NOT_FOUND, "run not found")
+            return
+        after = _after_param(self.scope.get("query_string", b""))
+        if after is None:
+            await self.refuse(CLOSE_BAD_REQUEST, "after must be a non-negative integer")
+            return
+        self.last_seq = after
+        self.lock = asyncio.Lock()
+        self.group = run_group(self.run_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.catch_up()
+        self.tail = asyncio.create_task(self.tail_log())
+
+    async def refuse(self, code: int, message: str) -> None:
+        """Accept only to say why, then close: a bare handshake refusal explains nothing."""
+        await self.accept()
+        await self.send_json({"type": "error", "code": code, "error": message})
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        if self.tail is not None:
+            self.tail.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.tail
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong", "last_seq": self.last_seq})
+
+    async def run_events(self, message: dict[str, Any]) -> None:
+        """Pushed by the worker after its commit: send in order, read any gap from the log."""
+        async with self.lock:
+            for event in message["events"]:
+                if event["seq"] <= self.last_seq:
+                    continue
+                if event["seq"] > self.last_seq + 1:
+                    await self._send_from_log()
+                    if event["seq"] <= self.last_seq:
+                        continue
+                await self._send_event(event)
+
+    async def catch_up(self) -> None:
+        async with self.lock:
+            await self._send_from_log()
+
+    async def tail_log(self) -> None:
+        while True:
+            await asyncio.sleep(settings.EVENTS_POLL_SECONDS)
+            await self.catch_up()
+
+    async def _send_from_log(self) -> None:
+        while True:
+            page = await database_sync_to_async(selectors.events_after)(
+                run_id=self.run_id, after=self.last_seq
+            )
+            for event in page:
+                await self._send_event(event.to_dict())
+            if len(page) < selectors.EVENT_PAGE:
+                return
+
+    async def _send_event(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "event", "event": event})
+        self.last_seq = int(event["seq"])
+
+
+@database_sync_to_async
+def _owns_run(user: Any, run_id: int) -> bool:
+    return Run.objects.filter(pk=run_id, workspace__owner_id=user.pk).exists()
+
+
+def _after_param(query_string: bytes) -> int | None:
+    values = parse_qs(query_string.decode("latin-1")).get("after", ["0"])
+    try:
+        after = int(values[-1])
+    except ValueError:
+        return None
+    return after if after >= 0 else None

@@ -1,0 +1,114 @@
+"""Workspaces, runs, their event log and artifacts. The event log is the source of truth."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Workspace(models.Model):
+    class Kind(models.TextChoices):
+        STUDIO = "studio", "3D creation studio"
+        FINANCE = "finance", "Financial research"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workspaces"
+    )
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind})"
+
+
+class Run(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+        STUCK = "stuck"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="runs")
+    prompt = models.TextField()
+    options = models.JSONField(default=dict, blank=True)
+    budget = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    state = models.JSONField(null=True, blank=True, help_text="The runtime's checkpoint.")
+    result = models.JSONField(null=True, blank=True)
+    message = models.TextField(blank=True, help_text="Final answer or why the run ended.")
+    cancel_requested = models.BooleanField(default=False)
+    lease_owner = models.CharField(max_length=100, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    last_seq = models.PositiveIntegerField(default=0)
+    slices = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "lease_expires_at"])]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in self.ACTIVE
+
+
+class Event(models.Model):
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    ts = models.DateTimeField()
+    payload = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["run", "seq"]
+        constraints = [models.UniqueConstraint(fields=["run", "seq"], name="event_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.run_id}#{self.seq} {self.type}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "run_id": self.run_id,
+            "seq": self.seq,
+            "type": self.type,
+            "ts": self.ts.isoformat(),
+            "payload": self.payload,
+        }
+
+
+def artifact_path(instance: Artifact, filename: str) -> str:
+    return f"runs/{instance.run_id}/{instance.ref}/{filename}"
+
+
+class Artifact(models.Model):
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="artifacts")
+    ref = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=32)
+    name = models.CharField(max_length=255)
+    file = models.FileField(upload_to=artifact_path, max_length=400)
+    media_type = models.CharField(max_length=100, default="application/octet-stream")
+    size = models.PositiveBigIntegerField(default=0)
+    metadata = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind})"

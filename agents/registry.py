@@ -1,0 +1,71 @@
+"""What each workspace kind plugs in: its tools, its offline planner, its system prompt.
+
+Workspace apps register in `AppConfig.ready`; this app never imports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from agents.runtime import BUILTIN_TOOLS, OfflinePlanner, Policy, Tool
+
+PolicyFactory = Callable[[], Policy]
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a careful assistant that works through tools. Call tools to gather facts and compute; "
+    "never invent numbers. When you are done, answer plainly and say what you could not do."
+)
+
+
+@dataclass(frozen=True)
+class WorkspaceKind:
+    key: str
+    label: str
+    tools: Sequence[Tool] = BUILTIN_TOOLS
+    planners: dict[str, PolicyFactory] = field(default_factory=lambda: {"offline": OfflinePlanner})
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+
+
+@dataclass(frozen=True)
+class ExtraPlanner:
+    """A planner any workspace may select by name, with the tools it needs."""
+
+    factory: PolicyFactory
+    tools: Sequence[Tool] = ()
+
+
+_kinds: dict[str, WorkspaceKind] = {}
+_extra_planners: dict[str, ExtraPlanner] = {}
+
+
+def register_kind(kind: WorkspaceKind) -> None:
+    _kinds[kind.key] = kind
+
+
+def register_planner(name: str, planner: ExtraPlanner) -> None:
+    _extra_planners[name] = planner
+
+
+def get_kind(key: str) -> WorkspaceKind:
+    try:
+        return _kinds[key]
+    except KeyError:
+        raise LookupError(f"no workspace kind {key!r} is registered") from None
+
+
+def planner_names(kind_key: str) -> list[str]:
+    return sorted({*get_kind(kind_key).planners, *_extra_planners})
+
+
+def resolve_planner(kind_key: str, name: str) -> tuple[Policy, list[Tool]]:
+    """The policy named `name` for a workspace kind, with the tools that run may use."""
+    kind = get_kind(kind_key)
+    tools = list(kind.tools)
+    if name in kind.planners:
+        return kind.planners[name](), tools
+    extra = _extra_planners.get(name)
+    if extra is None:
+        raise LookupError(f"no planner {name!r}; choose one of {planner_names(kind_key)}")
+    known = {tool.name for tool in tools}
+    return extra.factory(), tools + [tool for tool in extra.tools if tool.name not in known]

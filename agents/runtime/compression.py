@@ -1,0 +1,89 @@
+"""Observation compression: big tool results go to artifacts, the context keeps a summary."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from agents.runtime.tools import ArtifactStore
+from agents.runtime.types import Message
+
+COMPRESSED_MARK = "[compressed]"
+
+
+def estimate_tokens(messages: list[Message]) -> int:
+    """A cheap, model-agnostic estimate (~4 characters a token) used for the context budget."""
+    return sum(len(json.dumps(message, sort_keys=True)) for message in messages) // 4 + 1
+
+
+@dataclass(frozen=True)
+class Compression:
+    """One compressed observation, reported as an `observation.compressed` event."""
+
+    tool_call_id: str
+    tool: str
+    original_chars: int
+    kept_chars: int
+    artifact: str
+    trigger: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "tool_call_id": self.tool_call_id,
+            "tool": self.tool,
+            "original_chars": self.original_chars,
+            "kept_chars": self.kept_chars,
+            "artifact": self.artifact,
+            "trigger": self.trigger,
+        }
+
+
+@dataclass(frozen=True)
+class Compressor:
+    """Caps each observation at `observation_cap` chars and the context at `token_budget`."""
+
+    artifacts: ArtifactStore
+    observation_cap: int = 4000
+    preview_chars: int = 600
+    token_budget: int = 24000
+
+    def compress_result(self, *, tool: str, call_id: str, content: str) -> tuple[str, Compression]:
+        """Store a large result whole and return the summary that replaces it in the context."""
+        ref = self.artifacts.put(name=f"{tool}-{call_id}.txt", content=content)
+        summary = _summary(content, ref, self.preview_chars)
+        return summary, Compression(call_id, tool, len(content), len(summary), ref, "size")
+
+    def fit_budget(self, messages: list[Message]) -> list[Compression]:
+        """Compress the oldest tool observations, in one block, until the context fits its budget.
+
+        Compressing a block of old messages at once (rather than one message per step) rewrites the
+        history rarely, so consecutive model requests keep sharing their prefix.
+        """
+        if estimate_tokens(messages) <= self.token_budget:
+            return []
+        done: list[Compression] = []
+        target = self.token_budget * 3 // 4
+        for message in messages:
+            if estimate_tokens(messages) <= target:
+                break
+            content = message.get("content") or ""
+            is_tool = message.get("role") == "tool"
+            if not is_tool or content.startswith(COMPRESSED_MARK) or len(content) < 400:
+                continue
+            call_id = message.get("tool_call_id", "")
+            tool = message.get("name", "tool")
+            ref = self.artifacts.put(name=f"{tool}-{call_id}.txt", content=content)
+            message["content"] = _summary(content, ref, 160)
+            done.append(
+                Compression(call_id, tool, len(content), len(message["content"]), ref, "budget")
+            )
+        return done
+
+
+def _summary(content: str, ref: str, preview_chars: int) -> str:
+    preview = content[:preview_chars]
+    return (
+        f"{COMPRESSED_MARK} {len(content)} characters, stored whole as artifact {ref}. "
+        f"Beginning: {preview}\n... Call read_artifact with ref={ref!r} and an offset to read more."
+    )

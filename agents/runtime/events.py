@@ -1,0 +1,27 @@
+"""Event type names: the contract between the runtime, the event log and the browser."""
+
+RUN_STARTED = "run.started"
+RUN_STATUS = "run.status"
+RUN_FINISHED = "run.finished"
+RUN_FAILED = "run.failed"
+MODEL_DELTA = "model.delta"
+MODEL_MESSAGE = "model.message"
+TOOL_CALL = "tool.call"
+TOOL_RESULT = "tool.result"
+OBSERVATION_COMPRESSED = "observation.compressed"
+ROUND_COMPLETED = "round.completed"
+ARTIFACT_CREATED = "artifact.created"
+
+ALL = (
+    RUN_STARTED,
+    RUN_STATUS,
+    RUN_FINISHED,
+    RUN_FAILED,
+    MODEL_DELTA,
+    MODEL_MESSAGE,
+    TOOL_CALL,
+    TOOL_RESULT,
+    OBSERVATION_COMPRESSED,
+    ROUND_COMPLETED,
+    ARTIFACT_CREATED,
+)

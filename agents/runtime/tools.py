@@ -1,0 +1,141 @@
+"""Tool registry: named tools with a JSON-schema for their arguments, validated before they run."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from jsonschema import Draft202012Validator
+
+from agents.runtime.errors import ToolArgumentsError, ToolError
+from agents.runtime.types import ToolCall
+
+
+class ArtifactStore(Protocol):
+    """Keeps large outputs whole outside the context; the runtime only sees references."""
+
+    def put(self, *, name: str, content: str, media_type: str = "text/plain") -> str:
+        """Store content and return a reference the policy can later read."""
+        ...
+
+    def read(self, ref: str) -> str:
+        """Return the whole content stored under ref, or raise KeyError."""
+        ...
+
+
+class ProgressReporter(Protocol):
+    """Lets a long tool report how far it got."""
+
+    def __call__(self, fraction: float, message: str = "") -> None: ...
+
+
+@dataclass
+class ToolContext:
+    """What a running tool may use besides its arguments."""
+
+    artifacts: ArtifactStore
+    progress: ProgressReporter
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+ToolFunction = Callable[[dict[str, Any], ToolContext], Any]
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A named capability: one-line description, JSON-schema of its arguments, the function."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    function: ToolFunction
+
+    def spec(self) -> dict[str, Any]:
+        """The tool in the OpenAI `tools` shape."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What came back from one call: content for the policy, and whether it is an error."""
+
+    call: ToolCall
+    content: str
+    ok: bool
+    duration_ms: float
+    data: Any = None
+
+
+class ToolRegistry:
+    """The set of tools a run may use; validates arguments and turns failures into observations."""
+
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._validators: dict[str, Draft202012Validator] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> None:
+        if tool.name in self._tools:
+            raise ValueError(f"tool {tool.name!r} is already registered")
+        Draft202012Validator.check_schema(tool.parameters)
+        self._tools[tool.name] = tool
+        self._validators[tool.name] = Draft202012Validator(tool.parameters)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self._tools)
+
+    def specs(self) -> list[dict[str, Any]]:
+        """Tool specs sorted by name, so the prompt prefix is byte-stable between requests."""
+        return [self._tools[name].spec() for name in self.names]
+
+    def validate(self, call: ToolCall) -> Tool:
+        tool = self._tools.get(call.name)
+        if tool is None:
+            known = ", ".join(self.names) or "none"
+            raise ToolArgumentsError(f"unknown tool {call.name!r}; available tools: {known}")
+        errors = sorted(self._validators[call.name].iter_errors(call.arguments), key=str)
+        if errors:
+            details = "; ".join(_describe(error) for error in errors[:5])
+            raise ToolArgumentsError(f"invalid arguments for {call.name}: {details}")
+        return tool
+
+    def execute(self, call: ToolCall, context: ToolContext) -> ToolResult:
+        """Run one call; any failure becomes an error result, never an exception."""
+        started = time.perf_counter()
+        try:
+            tool = self.validate(call)
+            data = tool.function(call.arguments, context)
+        except ToolError as error:
+            return _result(call, f"error: {error}", ok=False, started=started)
+        except Exception as error:  # a tool bug must not crash the run: the policy sees it
+            message = f"error: {call.name} failed: {type(error).__name__}: {error}"
+            return _result(call, message, ok=False, started=started)
+        content = data if isinstance(data, str) else json.dumps(data, sort_keys=True, default=str)
+        return _result(call, content, ok=True, started=started, data=data)
+
+
+def _result(
+    call: ToolCall, content: str, *, ok: bool, started: float, data: Any = None
+) -> ToolResult:
+    elapsed = (time.perf_counter() - started) * 1000
+    return ToolResult(call=call, content=content, ok=ok, duration_ms=elapsed, data=data)
+
+
+def _describe(error: Any) -> str:
+    where = "/".join(str(part) for part in error.absolute_path)
+    return f"{where or '(root)'}: {error.message}"

@@ -1,0 +1,181 @@
+"""Advancing a run in bounded slices under a lease, checkpointing after every unit.
+
+A slice holds the run's lease (so no two workers advance it), runs a few units, and after each
+one commits the unit's events, artifacts and the runtime state in one transaction, fenced by the
+lease. A slice killed at any point leaves the last committed unit as the truth: the next slice
+resumes from it, so every event is recorded exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import get_valid_filename
+
+from agents.models import Artifact, Event, Run
+from agents.registry import get_kind, resolve_planner
+from agents.runtime import Agent, Budget, Outcome, RunState, ToolRegistry, events
+from agents.services.publishing import events_publish
+from agents.services.unit_log import UnitLog, run_is_cancel_requested
+
+logger = logging.getLogger(__name__)
+
+SliceStatus = Literal["finished", "continue", "busy", "lost"]
+
+
+class LeaseLost(Exception):
+    """Another worker took the run over (our lease expired); stop without writing."""
+
+
+@dataclass(frozen=True)
+class SliceResult:
+    status: SliceStatus
+    units: int = 0
+
+
+def _lease_deadline() -> datetime:
+    return timezone.now() + timedelta(seconds=settings.AGENT_LEASE_SECONDS)
+
+
+def lease_acquire(*, run_id: int, owner: str) -> bool:
+    """Take the run's lease if it is free, expired, or already ours (a retried task)."""
+    free = Q(lease_owner="") | Q(lease_expires_at__lt=timezone.now()) | Q(lease_owner=owner)
+    taken = (
+        Run.objects.filter(pk=run_id, status__in=Run.ACTIVE)
+        .filter(free)
+        .update(lease_owner=owner, lease_expires_at=_lease_deadline())
+    )
+    return taken == 1
+
+
+def lease_release(*, run_id: int, owner: str) -> None:
+    Run.objects.filter(pk=run_id, lease_owner=owner).update(lease_owner="", lease_expires_at=None)
+
+
+def build_agent(run: Run, log: UnitLog) -> Agent:
+    policy, tools = resolve_planner(run.workspace.kind, run.options.get("planner", "offline"))
+    return Agent(
+        policy=policy,
+        tools=ToolRegistry(tools),
+        sink=log,
+        artifacts=log,
+        budget=Budget.from_dict(run.budget),
+        cancelled=lambda: run_is_cancel_requested(run.pk),
+        options={"run_id": run.pk, "workspace_id": run.workspace_id},
+    )
+
+
+def run_advance(
+    *, run_id: int, owner: str, max_units: int | None = None, max_seconds: float | None = None
+) -> SliceResult:
+    """Advance one slice of a run; transient database errors propagate so the task retries."""
+    max_units = max_units or settings.AGENT_SLICE_UNITS
+    max_seconds = max_seconds or settings.AGENT_SLICE_SECONDS
+    if not lease_acquire(run_id=run_id, owner=owner):
+        return SliceResult("busy")
+    run = Run.objects.select_related("workspace").get(pk=run_id)
+    log = UnitLog(run_id)
+    try:
+        agent = build_agent(run, log)
+        system = get_kind(run.workspace.kind).system_prompt
+        state = (
+            RunState.from_dict(run.state)
+            if run.state
+            else RunState.start(prompt=run.prompt, system=system)
+        )
+    except LookupError as error:  # the planner or kind vanished from this deployment
+        _fail(run_id=run_id, owner=owner, log=log, message=str(error))
+        return SliceResult("finished")
+    started, units = time.monotonic(), 0
+    try:
+        while True:
+            outcome = agent.step(state)
+            units += 1
+            _checkpoint(run_id=run_id, owner=owner, state=state, log=log, outcome=outcome)
+            if outcome is not None:
+                return SliceResult("finished", units)
+            if units >= max_units or time.monotonic() - started >= max_seconds:
+                break
+    except LeaseLost:
+        logger.warning("run %s: lease lost by %s; another worker continues", run_id, owner)
+        return SliceResult("lost", units)
+    lease_release(run_id=run_id, owner=owner)
+    return SliceResult("continue", units)
+
+
+def _checkpoint(
+    *, run_id: int, owner: str, state: RunState | None, log: UnitLog, outcome: Outcome | None
+) -> None:
+    staged_events, staged_artifacts = log.drain()
+    stored = [
+        (pending, _store_file(run_id, pending.ref, pending.name, pending.content))
+        for pending in staged_artifacts
+    ]
+    with transaction.atomic():
+        run = Run.objects.select_for_update().get(pk=run_id)
+        if run.lease_owner != owner:
+            raise LeaseLost(run_id)
+        now = timezone.now()
+        rows = [
+            Event(run=run, seq=run.last_seq + index, type=type, ts=ts, payload=payload)
+            for index, (type, ts, payload) in enumerate(staged_events, start=1)
+        ]
+        Event.objects.bulk_create(rows)
+        Artifact.objects.bulk_create(
+            Artifact(
+                run=run,
+                ref=pending.ref,
+                kind=pending.kind,
+                name=pending.name,
+                file=path,
+                media_type=pending.media_type,
+                size=len(pending.content),
+                metadata=pending.metadata,
+            )
+            for pending, path in stored
+        )
+        run.last_seq += len(rows)
+        if state is not None:
+            run.state = state.to_dict()
+        run.lease_expires_at = now + timedelta(seconds=settings.AGENT_LEASE_SECONDS)
+        if run.status == Run.Status.QUEUED:
+            run.status, run.started_at = Run.Status.RUNNING, now
+        if outcome is not None:
+            run.status = outcome.status
+            run.result, run.message = outcome.to_dict(), outcome.message
+            run.finished_at, run.lease_owner, run.lease_expires_at = now, "", None
+        run.save()
+        transaction.on_commit(lambda: events_publish(run_id=run_id, events=rows))
+
+
+def _store_file(run_id: int, ref: str, name: str, content: bytes) -> str:
+    path = f"runs/{run_id}/{ref}/{get_valid_filename(name) or 'artifact'}"
+    return default_storage.save(path, ContentFile(content))
+
+
+def _fail(*, run_id: int, owner: str, log: UnitLog, message: str) -> None:
+    outcome = Outcome(status="failed", message=message, reason="error")
+    log.emit(events.RUN_FAILED, outcome.to_dict())
+    _checkpoint(run_id=run_id, owner=owner, state=None, log=log, outcome=outcome)
+
+
+def run_fail_internal(*, run_id: int, owner: str, error: BaseException) -> None:
+    """End a run whose slice hit a bug, so it fails visibly instead of retrying forever."""
+    if lease_acquire(run_id=run_id, owner=owner):
+        message = f"internal error: {type(error).__name__}: {error}"
+        _fail(run_id=run_id, owner=owner, log=UnitLog(run_id), message=message)
+
+
+def run_cancel_idle(*, run_id: int) -> None:
+    """Finish a cancelled run at once when no worker holds it (queued, or between slices)."""
+    run_advance(run_id=run_id, owner=f"cancel:{run_id}:{time.time_ns()}", max_units=1)

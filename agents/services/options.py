@@ -1,0 +1,52 @@
+"""Run options a person or program may set, checked before a run is created."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agents.registry import planner_names
+from agents.runtime import Budget
+
+LIMITS = {
+    "max_steps": (1, 500),
+    "max_tokens": (100, 5_000_000),
+    "max_seconds": (1, 24 * 3600),
+}
+KNOWN = {*LIMITS, "planner"}
+
+
+class OptionsError(ValueError):
+    """Run options that cannot be accepted; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    planner: str
+    budget: Budget
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"planner": self.planner, **self.budget.to_dict()}
+
+
+def parse_run_options(kind: str, raw: Any) -> RunOptions:
+    """Validate raw options for a workspace kind; raise OptionsError with a clear message."""
+    raw = raw or {}
+    if not isinstance(raw, dict):
+        raise OptionsError("options must be a JSON object")
+    unknown = sorted(set(raw) - KNOWN)
+    if unknown:
+        raise OptionsError(f"unknown option(s): {', '.join(unknown)}; known: {sorted(KNOWN)}")
+    planner = raw.get("planner", "offline")
+    if planner not in planner_names(kind):
+        raise OptionsError(f"planner must be one of {planner_names(kind)}")
+    defaults = Budget().to_dict()
+    values: dict[str, Any] = {}
+    for name, (low, high) in LIMITS.items():
+        value = raw.get(name, defaults[name])
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise OptionsError(f"{name} must be a number")
+        if not low <= value <= high:
+            raise OptionsError(f"{name} must be between {low} and {high}")
+        values[name] = value
+    return RunOptions(planner=planner, budget=Budget.from_dict(values))

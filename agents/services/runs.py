@@ -1,0 +1,55 @@
+"""Creating, enqueuing and cancelling runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from agents.models import Run, Workspace
+from agents.services.options import parse_run_options
+
+MAX_PROMPT_CHARS = 20_000
+
+
+class RunInputError(ValueError):
+    """A request that cannot become a run; the message says why."""
+
+
+def run_create(*, workspace: Workspace, prompt: str, options: Any = None) -> Run:
+    """Create a queued run and enqueue its first slice once the transaction commits."""
+    prompt = (prompt or "").strip()
+    if not prompt:
+        raise RunInputError("the prompt is empty")
+    if len(prompt) > MAX_PROMPT_CHARS:
+        raise RunInputError(f"the prompt is longer than {MAX_PROMPT_CHARS} characters")
+    parsed = parse_run_options(workspace.kind, options)
+    run = Run.objects.create(
+        workspace=workspace,
+        prompt=prompt,
+        options={"planner": parsed.planner},
+        budget=parsed.budget.to_dict(),
+    )
+    run_enqueue(run_id=run.pk)
+    return run
+
+
+def run_enqueue(*, run_id: int) -> None:
+    """Send the next slice of a run to the workers after the current transaction commits."""
+    from agents.tasks import advance_run
+
+    Run.objects.filter(pk=run_id).update(enqueued_at=timezone.now())
+    transaction.on_commit(lambda: advance_run.delay(run_id))
+
+
+def run_cancel(*, run: Run) -> Run:
+    """Ask a run to stop; it ends as `cancelled` before its next step (at once if not started)."""
+    from agents.services.execution import run_cancel_idle
+
+    if not run.is_active:
+        return run
+    Run.objects.filter(pk=run.pk).update(cancel_requested=True)
+    run_cancel_idle(run_id=run.pk)
+    run.refresh_from_db()
+    return run

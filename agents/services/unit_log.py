@@ -1,0 +1,78 @@
+"""Collects what one unit of a run produced, to persist it in one transaction with the state."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from agents.models import Artifact, Run
+from agents.runtime import events
+
+
+@dataclass
+class PendingArtifact:
+    ref: str
+    name: str
+    content: bytes
+    media_type: str
+    kind: str
+    metadata: dict[str, Any]
+
+
+@dataclass
+class UnitLog:
+    """An event sink and artifact store for one run; drained at every checkpoint."""
+
+    run_id: int
+    events: list[tuple[str, datetime, dict[str, Any]]] = field(default_factory=list)
+    artifacts: list[PendingArtifact] = field(default_factory=list)
+
+    def emit(self, type: str, payload: dict[str, Any]) -> None:
+        self.events.append((type, timezone.now(), payload))
+
+    def put(self, *, name: str, content: str, media_type: str = "text/plain") -> str:
+        return self.add_artifact(
+            name=name, content=content.encode(), media_type=media_type, kind="observation"
+        )
+
+    def add_artifact(
+        self,
+        *,
+        name: str,
+        content: bytes,
+        media_type: str,
+        kind: str,
+        metadata: dict[str, Any] | None = None,
+    ) -> str:
+        """Stage an artifact; it is saved, with an `artifact.created` event, at the checkpoint."""
+        ref = f"art_{uuid.uuid4().hex[:20]}"
+        self.artifacts.append(
+            PendingArtifact(ref, name, content, media_type, kind, dict(metadata or {}))
+        )
+        payload = {"ref": ref, "name": name, "kind": kind, "media_type": media_type}
+        self.emit(events.ARTIFACT_CREATED, {**payload, "size": len(content)})
+        return ref
+
+    def read(self, ref: str) -> str:
+        for pending in self.artifacts:
+            if pending.ref == ref:
+                return pending.content.decode()
+        artifact = Artifact.objects.filter(Q(ref=ref), run_id=self.run_id).first()
+        if artifact is None:
+            raise KeyError(ref)
+        with artifact.file.open("rb") as handle:
+            return bytes(handle.read()).decode(errors="replace")
+
+    def drain(self) -> tuple[list[tuple[str, datetime, dict[str, Any]]], list[PendingArtifact]]:
+        staged = (self.events, self.artifacts)
+        self.events, self.artifacts = [], []
+        return staged
+
+
+def run_is_cancel_requested(run_id: int) -> bool:
+    return Run.objects.filter(pk=run_id, cancel_requested=True).exists()

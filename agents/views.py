@@ -1,0 +1,67 @@
+"""Pages: the workspace list and a workspace's chat with its live step timeline."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from agents import selectors
+from agents.forms import RunForm, WorkspaceForm
+from agents.models import Workspace
+from agents.services.options import OptionsError
+from agents.services.runs import RunInputError, run_cancel, run_create
+from agents.services.workspaces import workspace_create
+
+
+@login_required
+def workspace_list(request: HttpRequest) -> HttpResponse:
+    form = WorkspaceForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        workspace = workspace_create(owner=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+        return redirect("workspace-detail", workspace_id=workspace.pk)
+    workspaces = selectors.workspace_list(user=request.user)
+    return render(request, "agents/workspace_list.html", {"form": form, "workspaces": workspaces})
+
+
+def _workspace_or_404(request: HttpRequest, workspace_id: int) -> Workspace:
+    workspace = selectors.workspace_list(user=request.user).filter(pk=workspace_id).first()
+    if workspace is None:
+        raise Http404("No such workspace.")
+    return workspace
+
+
+@login_required
+def workspace_detail(request: HttpRequest, workspace_id: int) -> HttpResponse:
+    workspace = _workspace_or_404(request, workspace_id)
+    form = RunForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            run = run_create(workspace=workspace, prompt=form.cleaned_data["prompt"])
+        except (RunInputError, OptionsError) as error:
+            form.add_error("prompt", str(error))
+        else:
+            return redirect(f"{reverse('workspace-detail', args=[workspace.pk])}?run={run.pk}")
+    runs = selectors.run_list(user=request.user).filter(workspace=workspace)[:50]
+    selected = None
+    wanted = request.GET.get("run", "")
+    if wanted.isdigit():
+        selected = runs.model.objects.filter(workspace=workspace, pk=int(wanted)).first()
+    elif runs:
+        selected = runs[0]
+    context = {"workspace": workspace, "form": form, "runs": runs, "selected": selected}
+    return render(request, "agents/workspace_detail.html", context)
+
+
+@login_required
+@require_POST
+def run_cancel_view(request: HttpRequest, run_id: int) -> HttpResponse:
+    run = selectors.run_get(user=request.user, run_id=run_id)
+    if run is None:
+        raise Http404("No such run.")
+    run_cancel(run=run)
+    messages.info(request, f"Run {run.pk}: cancel requested.")
+    return redirect(f"{reverse('workspace-detail', args=[run.workspace_id])}?run={run.pk}")

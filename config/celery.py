@@ -1,0 +1,11 @@
+"""The Celery app; its settings live in Django settings under the CELERY_ prefix."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("agentworks")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

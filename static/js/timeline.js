@@ -1,0 +1,162 @@
+// Live step timeline of one run: replays the event log after the last seq it has, then streams.
+// On a dropped connection it reconnects with that seq, so nothing is shown twice or skipped.
+(function () {
+  "use strict";
+  const root = document.getElementById("run");
+  if (!root) return;
+  const runId = root.dataset.runId;
+  const timeline = document.getElementById("timeline");
+  const statusBadge = document.getElementById("run-status");
+  const progress = document.getElementById("run-progress");
+  const connection = document.getElementById("connection");
+  const cancelButton = document.getElementById("cancel-button");
+  const cancelForm = document.getElementById("cancel-form");
+  const calls = new Map();
+  let lastSeq = 0;
+  let finished = false;
+  let retry = 0;
+  let socket = null;
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function item(event, className) {
+    const li = el("li", "event " + className);
+    li.dataset.seq = event.seq;
+    li.dataset.type = event.type;
+    timeline.appendChild(li);
+    return li;
+  }
+
+  function pretty(value) {
+    if (typeof value === "string") {
+      try { return JSON.stringify(JSON.parse(value), null, 2); } catch (e) { return value; }
+    }
+    return JSON.stringify(value, null, 2);
+  }
+
+  function setStatus(status) {
+    statusBadge.textContent = status;
+    statusBadge.className = "status status-" + status;
+    root.dataset.status = status;
+  }
+
+  const renderers = {
+    "run.started": function (event) {
+      setStatus("running");
+      item(event, "status-line").textContent = "Started with the " + event.payload.policy + " planner";
+    },
+    "model.message": function (event) {
+      const li = item(event, "message" + (event.payload.final ? " final" : ""));
+      li.appendChild(el("span", "who", "Agent"));
+      li.appendChild(el("p", "text", event.payload.text));
+    },
+    "model.delta": function (event) {
+      let last = timeline.lastElementChild;
+      if (!last || last.dataset.type !== "model.delta") {
+        last = item(event, "message streaming");
+        last.appendChild(el("span", "who", "Agent"));
+        last.appendChild(el("p", "text", ""));
+      }
+      last.querySelector(".text").textContent += event.payload.text;
+    },
+    "tool.call": function (event) {
+      const li = item(event, "tool");
+      const details = el("details");
+      const summary = el("summary");
+      summary.appendChild(el("span", "tool-name", event.payload.name));
+      summary.appendChild(el("span", "tool-state pending", "running"));
+      details.appendChild(summary);
+      details.appendChild(el("h4", "", "Arguments"));
+      details.appendChild(el("pre", "args", pretty(event.payload.arguments)));
+      li.appendChild(details);
+      calls.set(event.payload.id, li);
+    },
+    "tool.result": function (event) {
+      let li = calls.get(event.payload.id);
+      if (!li) li = item(event, "tool");
+      const details = li.querySelector("details") || li.appendChild(el("details"));
+      const state = li.querySelector(".tool-state");
+      if (state) {
+        state.textContent = event.payload.ok ? "ok · " + event.payload.duration_ms + " ms" : "error";
+        state.className = "tool-state " + (event.payload.ok ? "ok" : "error");
+      }
+      details.appendChild(el("h4", "", "Result" + (event.payload.truncated ? " (beginning)" : "")));
+      details.appendChild(el("pre", "result", pretty(event.payload.content)));
+      li.dataset.resultSeq = event.seq;
+    },
+    "observation.compressed": function (event) {
+      item(event, "note").textContent = "Compressed a " + event.payload.original_chars +
+        "-character result of " + event.payload.tool + " into artifact " + event.payload.artifact;
+    },
+    "artifact.created": function (event) {
+      item(event, "note").textContent = "Artifact " + event.payload.name + " (" + event.payload.size + " bytes)";
+    },
+    "round.completed": function (event) {
+      item(event, "note").textContent = "Round " + (event.payload.round || "") + " completed";
+    },
+    "run.status": function (event) {
+      if (typeof event.payload.progress === "number") {
+        progress.hidden = false;
+        progress.value = event.payload.progress;
+      }
+      if (event.payload.message) item(event, "status-line").textContent = event.payload.message;
+    },
+    "run.finished": function (event) { end(event, event.payload.status); },
+    "run.failed": function (event) { end(event, "failed"); },
+  };
+
+  function end(event, status) {
+    finished = true;
+    setStatus(status);
+    progress.hidden = true;
+    cancelButton.disabled = true;
+    const li = item(event, "end end-" + status);
+    li.textContent = status === "succeeded" ? "Finished" : status + ": " + event.payload.message;
+    connection.textContent = "run " + status;
+    if (socket) socket.close(1000);
+  }
+
+  function handle(event) {
+    if (event.seq <= lastSeq) return;  // never render an event twice
+    lastSeq = event.seq;
+    root.dataset.lastSeq = String(lastSeq);
+    const render = renderers[event.type];
+    if (render) render(event); else item(event, "note").textContent = event.type;
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/ws/runs/" + runId + "/?after=" + lastSeq);
+    socket.onopen = function () { retry = 0; connection.textContent = "live"; };
+    socket.onmessage = function (message) {
+      const data = JSON.parse(message.data);
+      if (data.type === "event") handle(data.event);
+      else if (data.type === "error") connection.textContent = "error: " + data.error;
+    };
+    socket.onclose = function () {
+      if (finished) return;
+      retry = Math.min(retry + 1, 6);
+      connection.textContent = "connection lost; reconnecting…";
+      setTimeout(connect, 250 * Math.pow(2, retry - 1));
+    };
+  }
+
+  cancelForm.addEventListener("submit", function (submit) {
+    submit.preventDefault();
+    cancelButton.disabled = true;
+    const token = cancelForm.querySelector("[name=csrfmiddlewaretoken]").value;
+    fetch(root.dataset.cancelUrl, { method: "POST", headers: { "X-CSRFToken": token }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        connection.textContent = "cancel requested";
+      })
+      .catch(function (error) { cancelButton.disabled = false; connection.textContent = "cancel failed: " + error.message; });
+  });
+
+  connect();
+})();

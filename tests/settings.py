@@ -1,0 +1,11 @@
+"""Test settings: the app's own settings, on a throwaway var/ and with Celery tasks run inline."""
+
+import os
+import tempfile
+
+os.environ.setdefault("VAR_DIR", tempfile.mkdtemp(prefix="agentworks-test-"))
+os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
+
+from config.settings import *  # noqa: E402, F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
