@@ -16,6 +16,12 @@ class Workspace(models.Model):
     )
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=20, choices=Kind.choices)
+    model_base_url = models.URLField(
+        blank=True, help_text="Overrides MODEL_BASE_URL for this workspace's runs."
+    )
+    model_name = models.CharField(
+        max_length=200, blank=True, help_text="Overrides MODEL_NAME for this workspace's runs."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from agents import selectors
 from agents.forms import RunForm, WorkspaceForm
+from agents.model_status import policy_status
 from agents.models import Workspace
 from agents.services.options import OptionsError
 from agents.services.runs import RunInputError, run_cancel, run_create
@@ -48,11 +49,17 @@ def workspace_detail(request: HttpRequest, workspace_id: int) -> HttpResponse:
     runs = selectors.run_list(user=request.user).filter(workspace=workspace)[:50]
     selected = None
     wanted = request.GET.get("run", "")
-    if wanted.isdigit():
+    if wanted.isascii() and wanted.isdigit():
         selected = runs.model.objects.filter(workspace=workspace, pk=int(wanted)).first()
     elif runs:
         selected = runs[0]
-    context = {"workspace": workspace, "form": form, "runs": runs, "selected": selected}
+    context = {
+        "workspace": workspace,
+        "form": form,
+        "runs": runs,
+        "selected": selected,
+        "policy": policy_status(workspace),
+    }
     return render(request, "agents/workspace_detail.html", context)
 
 

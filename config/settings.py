@@ -104,6 +104,7 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
 WHITENOISE_USE_FINDERS = True  # serve straight from static/ without a collectstatic step
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
@@ -161,7 +162,7 @@ if REDIS_URL:
     # process, sized below redis-py's async default cap of 100 connections.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layer.BlockingPoolRedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -192,6 +193,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
+        # kombu's default is ./control, relative to whatever directory the process started in
+        "control_folder": str(_broker_dir / "control"),
         "polling_interval": 0.1,
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
@@ -212,6 +215,15 @@ AGENT_SLICE_SECONDS = env_float("AGENT_SLICE_SECONDS", 5.0)
 AGENT_LEASE_SECONDS = env_float("AGENT_LEASE_SECONDS", 30.0)
 AGENT_SWEEP_SECONDS = env_float("AGENT_SWEEP_SECONDS", 10.0)
 AGENT_PLUGINS = env_list("AGENT_PLUGINS")
+
+# --- model server (OpenAI-compatible); without MODEL_BASE_URL the offline planner is used ---------
+MODEL_BASE_URL = env_str("MODEL_BASE_URL")
+MODEL_NAME = env_str("MODEL_NAME")
+MODEL_API_KEY = env_str("MODEL_API_KEY", "EMPTY")
+MODEL_TOOL_MODE = env_str("MODEL_TOOL_MODE", "native")  # or "prompt" for servers without tools
+MODEL_CONNECT_TIMEOUT = env_float("MODEL_CONNECT_TIMEOUT", 5.0)
+MODEL_READ_TIMEOUT = env_float("MODEL_READ_TIMEOUT", 120.0)
+MODEL_MAX_RETRIES = int(env_str("MODEL_MAX_RETRIES", "5"))
 
 LOGGING = {
     "version": 1,

@@ -4,6 +4,8 @@
     python3 deploy/dev.py run    # install, migrate, serve on 127.0.0.1:$PORT (8000) with a worker
     python3 deploy/dev.py test   # install the test dependencies, lint, type-check, run the suite
 
+With POSTGRES_TEST_URL set (CI sets it), the Django tests run a second time on PostgreSQL.
+
 Everything goes into ./.venv (made with the standard library's venv, then `uv sync --frozen`
 against uv.lock). The app runs on its embedded defaults: SQLite, a Celery broker in var/broker
 that needs no server, no Redis, no model server. Ctrl-C stops every process it started.
@@ -125,6 +127,11 @@ def test() -> None:
     sh(BIN / "mypy", ".")
     say("pytest")
     sh(BIN / "pytest", *sys.argv[2:])
+    postgres = os.environ.get("POSTGRES_TEST_URL")
+    if postgres:
+        say("pytest: the Django suite again on PostgreSQL")
+        env = {**os.environ, "DATABASE_URL": postgres}
+        sh(BIN / "pytest", "-q", "tests/agents", "tests/accounts", "-m", "not browser", env=env)
 
 
 def main() -> None:

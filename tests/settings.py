@@ -6,6 +6,6 @@ import tempfile
 os.environ.setdefault("VAR_DIR", tempfile.mkdtemp(prefix="agentworks-test-"))
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 
-from config.settings import *  # noqa: E402, F403
+from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -56,7 +56,7 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         runs = selectors.run_list(user=self.request.user)
         workspace = self.request.query_params.get("workspace")
         if workspace is not None and self.action == "list":
-            if not workspace.isdigit():
+            if not (workspace.isascii() and workspace.isdigit()) or int(workspace) >= 2**63:
                 raise ValidationError({"workspace": "must be a workspace id"})
             runs = runs.filter(workspace_id=int(workspace))
         return runs

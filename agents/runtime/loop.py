@@ -111,6 +111,9 @@ class Agent:
             tools=self.tools.specs(),
             step=state.steps + 1,
             on_delta=lambda text: self.sink.emit(events.MODEL_DELTA, {"text": text}),
+            on_status=lambda text: self.sink.emit(
+                events.RUN_STATUS, {"status": "running", "message": text}
+            ),
         )
         decision = self.policy.decide(context)
         state.steps += 1
@@ -128,7 +131,7 @@ class Agent:
         return None
 
     def _emit_message(self, state: RunState, decision: Decision) -> None:
-        if not decision.message and not decision.is_final:
+        if not decision.message and not decision.is_final and not decision.metrics:
             return
         payload: dict[str, Any] = {
             "text": decision.message,

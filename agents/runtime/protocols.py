@@ -32,12 +32,13 @@ CancelCheck = Callable[[], bool]
 
 @dataclass
 class PolicyInput:
-    """What a policy sees: the conversation, the tools it may call, and a streaming hook."""
+    """What a policy sees: the conversation, the tools it may call, hooks for live output."""
 
     messages: list[Message]
     tools: list[dict[str, Any]]
     step: int
     on_delta: Callable[[str], None] = field(default=lambda text: None)
+    on_status: Callable[[str], None] = field(default=lambda text: None)
 
 
 class Policy(Protocol):

@@ -118,6 +118,10 @@ class ToolRegistry:
         """Run one call; any failure becomes an error result, never an exception."""
         started = time.perf_counter()
         try:
+            if call.error:
+                raise ToolArgumentsError(
+                    f"could not read the arguments for {call.name}: {call.error}"
+                )
             tool = self.validate(call)
             data = tool.function(call.arguments, context)
         except ToolError as error:

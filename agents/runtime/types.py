@@ -18,13 +18,21 @@ class ToolCall:
     id: str
     name: str
     arguments: dict[str, Any]
+    error: str = ""
+    """Set when the policy could not even parse the arguments; the call then fails visibly."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "arguments": self.arguments}
+        data = {"id": self.id, "name": self.name, "arguments": self.arguments}
+        return {**data, "error": self.error} if self.error else data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ToolCall:
-        return cls(id=data["id"], name=data["name"], arguments=dict(data["arguments"]))
+        return cls(
+            id=data["id"],
+            name=data["name"],
+            arguments=dict(data["arguments"]),
+            error=data.get("error", ""),
+        )
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,15 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import get_valid_filename
 
+from agents.model_settings import MODEL_PLANNER, model_config
 from agents.models import Artifact, Event, Run
 from agents.registry import get_kind, resolve_planner
-from agents.runtime import Agent, Budget, Outcome, RunState, ToolRegistry, events
+from agents.runtime import Agent, Budget, Outcome, Policy, RunState, ToolRegistry, events
+from agents.runtime.model import ModelPolicy
 from agents.services.publishing import events_publish
 from agents.services.unit_log import UnitLog, run_is_cancel_requested
 
@@ -53,7 +55,7 @@ def lease_acquire(*, run_id: int, owner: str) -> bool:
     taken = (
         Run.objects.filter(pk=run_id, status__in=Run.ACTIVE)
         .filter(free)
-        .update(lease_owner=owner, lease_expires_at=_lease_deadline())
+        .update(lease_owner=owner, lease_expires_at=_lease_deadline(), slices=F("slices") + 1)
     )
     return taken == 1
 
@@ -63,7 +65,15 @@ def lease_release(*, run_id: int, owner: str) -> None:
 
 
 def build_agent(run: Run, log: UnitLog) -> Agent:
-    policy, tools = resolve_planner(run.workspace.kind, run.options.get("planner", "offline"))
+    planner = run.options.get("planner", "offline")
+    policy: Policy
+    if planner == MODEL_PLANNER:
+        config = model_config(run.workspace)
+        if config is None:
+            raise LookupError("the model server configured for this run is gone from the settings")
+        policy, tools = ModelPolicy(config), list(get_kind(run.workspace.kind).tools)
+    else:
+        policy, tools = resolve_planner(run.workspace.kind, planner)
     return Agent(
         policy=policy,
         tools=ToolRegistry(tools),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agents.model_settings import MODEL_PLANNER, default_planner, model_config
+from agents.models import Workspace
 from agents.registry import planner_names
 from agents.runtime import Budget
 
@@ -29,7 +31,7 @@ class RunOptions:
         return {"planner": self.planner, **self.budget.to_dict()}
 
 
-def parse_run_options(kind: str, raw: Any) -> RunOptions:
+def parse_run_options(kind: str, raw: Any, *, workspace: Workspace | None = None) -> RunOptions:
     """Validate raw options for a workspace kind; raise OptionsError with a clear message."""
     raw = raw or {}
     if not isinstance(raw, dict):
@@ -37,9 +39,15 @@ def parse_run_options(kind: str, raw: Any) -> RunOptions:
     unknown = sorted(set(raw) - KNOWN)
     if unknown:
         raise OptionsError(f"unknown option(s): {', '.join(unknown)}; known: {sorted(KNOWN)}")
-    planner = raw.get("planner", "offline")
-    if planner not in planner_names(kind):
-        raise OptionsError(f"planner must be one of {planner_names(kind)}")
+    planner = raw.get("planner") or (default_planner(workspace) if workspace else "offline")
+    choices = [*planner_names(kind), MODEL_PLANNER]
+    if planner not in choices:
+        raise OptionsError(f"planner must be one of {choices}")
+    if planner == MODEL_PLANNER and model_config(workspace) is None:
+        raise OptionsError(
+            "no model server is configured: set MODEL_BASE_URL and MODEL_NAME "
+            "(or the workspace's model settings), or use the offline planner"
+        )
     defaults = Budget().to_dict()
     values: dict[str, Any] = {}
     for name, (low, high) in LIMITS.items():

@@ -24,7 +24,7 @@ def run_create(*, workspace: Workspace, prompt: str, options: Any = None) -> Run
         raise RunInputError("the prompt is empty")
     if len(prompt) > MAX_PROMPT_CHARS:
         raise RunInputError(f"the prompt is longer than {MAX_PROMPT_CHARS} characters")
-    parsed = parse_run_options(workspace.kind, options)
+    parsed = parse_run_options(workspace.kind, options, workspace=workspace)
     run = Run.objects.create(
         workspace=workspace,
         prompt=prompt,

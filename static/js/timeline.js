@@ -51,9 +51,19 @@
       item(event, "status-line").textContent = "Started with the " + event.payload.policy + " planner";
     },
     "model.message": function (event) {
+      const last = timeline.lastElementChild;
+      if (last && last.dataset.type === "model.delta") last.remove();  // the whole text replaces it
       const li = item(event, "message" + (event.payload.final ? " final" : ""));
       li.appendChild(el("span", "who", "Agent"));
-      li.appendChild(el("p", "text", event.payload.text));
+      if (event.payload.text) li.appendChild(el("p", "text", event.payload.text));
+      const m = event.payload.metrics;
+      if (m) {
+        const parts = ["TTFT " + m.ttft_ms + " ms", m.tokens_per_s + " tok/s",
+          (m.prompt_tokens || 0) + " prompt / " + m.completion_tokens + " completion tokens"];
+        if (m.cached_tokens !== undefined) parts.push(m.cached_tokens + " cached");
+        if (m.retries) parts.push(m.retries + " retries");
+        li.appendChild(el("span", "metrics", parts.join(" · ")));
+      }
     },
     "model.delta": function (event) {
       let last = timeline.lastElementChild;
@@ -103,6 +113,11 @@
       if (typeof event.payload.progress === "number") {
         progress.hidden = false;
         progress.value = event.payload.progress;
+      }
+      const last = timeline.lastElementChild;
+      if (last && last.dataset.type === "model.delta" && /retrying/.test(event.payload.message || "")) {
+        last.classList.add("interrupted");  // that partial answer will be asked for again
+        last.dataset.type = "model.delta.interrupted";
       }
       if (event.payload.message) item(event, "status-line").textContent = event.payload.message;
     },

@@ -1,0 +1,32 @@
+"""The Redis channel layer, with a connection pool fit for many sockets per process.
+
+Two fixes over the stock channels_redis pool, for redis-py 8:
+
+* channels_redis builds a plain redis-py pool, which raises MaxConnectionsError as soon as more
+  commands are in flight than `max_connections`: a burst of WebSocket connects (each one a
+  `group_add`) to one process then fails with HTTP 500. A blocking pool queues them instead.
+* redis-py 8 reads with a 5 s socket timeout by default, the same as the layer's 5 s blocking pop
+  (BZPOPMIN): a consumer that waits 5 s for a message hits the socket timeout first, and its
+  WebSocket is dropped. Reads must be allowed to outlast the pop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels_redis.core import RedisChannelLayer
+from redis.asyncio import BlockingConnectionPool
+
+POOL_WAIT_SECONDS = 20
+READ_MARGIN_SECONDS = 10
+
+
+class BlockingPoolRedisChannelLayer(RedisChannelLayer):
+    def create_pool(self, index: int) -> Any:
+        host = dict(self.hosts[index])
+        if "address" not in host:  # sentinel or keyword hosts: the stock pool
+            return super().create_pool(index)
+        address = host.pop("address")
+        host.setdefault("timeout", POOL_WAIT_SECONDS)
+        host.setdefault("socket_timeout", self.brpop_timeout + READ_MARGIN_SECONDS)
+        return BlockingConnectionPool.from_url(address, **host)

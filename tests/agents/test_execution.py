@@ -1,0 +1,282 @@
+"""Runs advance in leased slices; every unit's events are committed once, in seq order."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.files.storage import default_storage
+from django.utils import timezone
+
+from agents.models import Artifact, Event, Run
+from agents.services import execution
+from agents.services.execution import lease_acquire, run_advance
+from agents.services.options import OptionsError
+from agents.services.runs import run_cancel, run_create
+from agents.services.sweeper import runs_rescue_stalled
+from agents.services.unit_log import UnitLog
+from tests.agents.helpers import (
+    ONE_SUM,
+    TWO_SUMS,
+    comparable_events,
+    events_of,
+    seqs_of,
+    stage_artifact,
+    types_of,
+)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("offline_planner")]
+
+
+@pytest.fixture
+def workspace(alice, make_workspace):
+    return make_workspace(alice)
+
+
+@pytest.fixture
+def make_run(workspace):
+    def make(prompt=TWO_SUMS, **options):
+        return run_create(workspace=workspace, prompt=prompt, options=options)
+
+    return make
+
+
+def advance_until_finished(run, *, max_units, owners=None, max_slices=100):
+    """Advance in slices of max_units, each by a new owner; return the statuses seen."""
+    statuses = []
+    for index in range(max_slices):
+        owner = owners(index) if owners else f"worker-{index}"
+        result = run_advance(run_id=run.pk, owner=owner, max_units=max_units)
+        statuses.append(result.status)
+        if result.status == "finished":
+            return statuses
+    raise AssertionError(f"run {run.pk} did not finish: {statuses}")
+
+
+def expire_lease(run, *, owner="dead-worker"):
+    Run.objects.filter(pk=run.pk).update(
+        lease_owner=owner, lease_expires_at=timezone.now() - timedelta(seconds=5)
+    )
+
+
+# --- completing a run ----------------------------------------------------------------------------
+
+
+def test_a_run_completes_through_slices_with_contiguous_events(make_run):
+    run = make_run()
+
+    statuses = advance_until_finished(run, max_units=2)
+
+    run.refresh_from_db()
+    assert statuses[-1] == "finished" and statuses.count("continue") >= 2
+    assert run.status == Run.Status.SUCCEEDED
+    assert "395" in run.message and "1024" in run.message
+    assert "395" in run.result["result"] and "1024" in run.result["result"]
+    seqs = seqs_of(run)
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert run.last_seq == len(seqs)
+    types = types_of(run)
+    assert types[0] == "run.started" and types[-1] == "run.finished"
+    assert types.count("tool.result") == 2
+    assert run.lease_owner == "" and run.lease_expires_at is None
+    assert run.started_at is not None and run.finished_at is not None
+
+
+def test_a_prompt_without_arithmetic_succeeds_saying_so(make_run, finish_run):
+    run = finish_run(make_run("please paint the sky green"))
+
+    assert run.status == Run.Status.SUCCEEDED
+    assert "could not find anything" in run.message
+    assert types_of(run)[-1] == "run.finished"
+
+
+def test_advancing_a_finished_run_does_nothing(make_run, finish_run):
+    run = finish_run(make_run())
+    before = comparable_events(run)
+
+    assert run_advance(run_id=run.pk, owner="late-worker").status == "busy"
+    assert comparable_events(run) == before
+
+
+# --- leases ------------------------------------------------------------------------------------
+
+
+def test_a_second_worker_cannot_take_a_held_lease(make_run):
+    run = make_run()
+    assert lease_acquire(run_id=run.pk, owner="worker-a")
+
+    assert run_advance(run_id=run.pk, owner="worker-b").status == "busy"
+
+    run.refresh_from_db()
+    assert run.lease_owner == "worker-a"
+    assert run.status == Run.Status.QUEUED and events_of(run) == []
+    assert lease_acquire(run_id=run.pk, owner="worker-a"), "a retried task keeps its own lease"
+
+
+def test_an_expired_lease_is_taken_over(make_run, finish_run):
+    run = make_run()
+    expire_lease(run)
+
+    result = run_advance(run_id=run.pk, owner="worker-b", max_units=1)
+
+    assert result.status == "continue" and result.units == 1
+    assert types_of(run)[0] == "run.started"
+    run = finish_run(run)
+    assert run.status == Run.Status.SUCCEEDED
+    assert seqs_of(run) == list(range(1, run.last_seq + 1))
+
+
+def test_a_worker_that_lost_its_lease_mid_slice_writes_nothing(make_run, monkeypatch):
+    run = make_run()
+    original_build_agent = execution.build_agent
+
+    def build_agent_losing_lease_on_second_unit(run_row, log):
+        agent = original_build_agent(run_row, log)
+        step, calls = agent.step, []
+
+        def step_then_lose_lease(state):
+            calls.append(state)
+            if len(calls) == 2:  # another worker took the run over while this unit ran
+                Run.objects.filter(pk=run_row.pk).update(lease_owner="worker-b")
+            return step(state)
+
+        monkeypatch.setattr(agent, "step", step_then_lose_lease)
+        return agent
+
+    monkeypatch.setattr(execution, "build_agent", build_agent_losing_lease_on_second_unit)
+
+    result = run_advance(run_id=run.pk, owner="worker-a", max_units=10)
+
+    assert result.status == "lost"
+    run.refresh_from_db()
+    first_unit = ["run.started", "model.message", "tool.call"]
+    assert types_of(run) == first_unit, "the second unit's events must not be recorded"
+    assert run.last_seq == len(first_unit)
+    assert run.lease_owner == "worker-b"
+
+    monkeypatch.undo()
+    assert run_advance(run_id=run.pk, owner="worker-b").status == "finished"
+    run.refresh_from_db()
+    assert run.status == Run.Status.SUCCEEDED and "1024" in run.message
+    assert seqs_of(run) == list(range(1, run.last_seq + 1))
+    assert types_of(run).count("tool.result") == 2, "no unit is recorded twice"
+
+
+def test_resuming_unit_by_unit_records_the_same_events_as_one_slice(make_run):
+    in_one_go, unit_by_unit = make_run(), make_run()
+
+    assert run_advance(run_id=in_one_go.pk, owner="worker", max_units=100).status == "finished"
+    advance_until_finished(unit_by_unit, max_units=1, owners=lambda index: f"worker-{index}")
+
+    in_one_go.refresh_from_db()
+    unit_by_unit.refresh_from_db()
+    assert comparable_events(unit_by_unit) == comparable_events(in_one_go)
+    assert unit_by_unit.message == in_one_go.message
+    assert unit_by_unit.status == in_one_go.status == Run.Status.SUCCEEDED
+
+
+# --- cancelling --------------------------------------------------------------------------------
+
+
+def test_cancelling_a_queued_run_ends_it_at_once(make_run):
+    run = run_cancel(run=make_run())
+
+    assert run.status == Run.Status.CANCELLED
+    assert run.cancel_requested and run.finished_at is not None
+    events = events_of(run)
+    assert [event.type for event in events] == ["run.started", "run.finished"]
+    assert events[-1].payload["status"] == "cancelled"
+    assert run_advance(run_id=run.pk, owner="queued-task").status == "busy"
+
+
+def test_cancelling_between_slices_keeps_what_was_done(make_run):
+    run = make_run()
+    run_advance(run_id=run.pk, owner="worker", max_units=2)
+    done = comparable_events(run)
+
+    run = run_cancel(run=run)
+
+    assert run.status == Run.Status.CANCELLED
+    assert comparable_events(run)[: len(done)] == done
+    assert seqs_of(run) == list(range(1, run.last_seq + 1))
+    assert events_of(run)[-1].payload["status"] == "cancelled"
+
+
+def test_cancelling_a_finished_run_changes_nothing(make_run, finish_run):
+    run = finish_run(make_run())
+    before = comparable_events(run)
+
+    returned = run_cancel(run=run)
+
+    run.refresh_from_db()
+    assert returned.status == run.status == Run.Status.SUCCEEDED
+    assert not run.cancel_requested
+    assert comparable_events(run) == before
+
+
+# --- options and budgets -----------------------------------------------------------------------
+
+
+def test_a_step_budget_from_the_options_ends_the_run_as_failed(make_run, finish_run):
+    run = finish_run(make_run(max_steps=1))
+
+    assert run.status == Run.Status.FAILED
+    assert run.result["reason"] == "budget"
+    assert "step budget" in run.message
+    last = events_of(run)[-1]
+    assert last.type == "run.failed" and last.payload["reason"] == "budget"
+    assert types_of(run).count("tool.result") == 1, "it stopped before the second expression"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"planner": "no-such-planner"}, {"colour": "red"}, {"max_steps": 0}, ["max_steps"]],
+)
+def test_bad_options_are_refused_before_a_run_exists(workspace, options):
+    with pytest.raises(OptionsError):
+        run_create(workspace=workspace, prompt=TWO_SUMS, options=options)
+
+    assert not Run.objects.exists()
+
+
+# --- the sweeper -------------------------------------------------------------------------------
+
+
+def test_the_sweeper_rescues_a_run_whose_worker_died(make_run, django_capture_on_commit_callbacks):
+    stalled = make_run(ONE_SUM)
+    long_ago = timezone.now() - timedelta(minutes=10)
+    expire_lease(stalled)
+    Run.objects.filter(pk=stalled.pk).update(status=Run.Status.RUNNING, enqueued_at=long_ago)
+    fresh = make_run(ONE_SUM)  # enqueued just now; its task is on its way
+    done = make_run(ONE_SUM)
+    Run.objects.filter(pk=done.pk).update(status=Run.Status.SUCCEEDED, enqueued_at=long_ago)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        rescued = runs_rescue_stalled()
+
+    assert rescued == [stalled.pk]
+    stalled.refresh_from_db()
+    assert stalled.status == Run.Status.SUCCEEDED and "42" in stalled.message
+    fresh.refresh_from_db()
+    assert fresh.status == Run.Status.QUEUED and events_of(fresh) == []
+    done.refresh_from_db()
+    assert done.status == Run.Status.SUCCEEDED and events_of(done) == []
+
+
+# --- artifacts ---------------------------------------------------------------------------------
+
+
+def test_a_staged_artifact_is_saved_with_an_event_and_reads_back(make_run):
+    run = make_run()
+    content = b'{"cube": {"size_m": 1.5}}'
+
+    artifact = stage_artifact(run, name="scene.json", content=content)
+
+    assert artifact.file.name and default_storage.exists(artifact.file.name)
+    with artifact.file.open("rb") as handle:
+        assert handle.read() == content
+    assert artifact.size == len(content) and artifact.media_type == "application/json"
+    event = Event.objects.get(run=run, type="artifact.created")
+    assert event.payload["ref"] == artifact.ref and event.payload["size"] == len(content)
+    assert UnitLog(run.pk).read(artifact.ref) == content.decode()
+    assert Artifact.objects.filter(run=run).count() == 1
