@@ -106,6 +106,9 @@ def run_advance(
     except LookupError as error:  # the planner or kind vanished from this deployment
         _fail(run_id=run_id, owner=owner, log=log, message=str(error))
         return SliceResult("finished")
+    # Streamed text and progress are committed as they happen (the unit's own events so far go
+    # with them, to keep seq order); the state is still checkpointed only at the end of the unit.
+    log.on_live = lambda: _checkpoint(run_id=run_id, owner=owner, state=None, log=log, outcome=None)
     started, units = time.monotonic(), 0
     try:
         while True:

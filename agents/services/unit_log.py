@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,11 @@ class PendingArtifact:
     metadata: dict[str, Any]
 
 
+# Events a person waits for while a unit is still running (streamed text, progress, retries):
+# they are committed at once instead of with the unit's checkpoint.
+LIVE_TYPES = frozenset({events.MODEL_DELTA, events.RUN_STATUS})
+
+
 @dataclass
 class UnitLog:
     """An event sink and artifact store for one run; drained at every checkpoint."""
@@ -31,9 +37,12 @@ class UnitLog:
     run_id: int
     events: list[tuple[str, datetime, dict[str, Any]]] = field(default_factory=list)
     artifacts: list[PendingArtifact] = field(default_factory=list)
+    on_live: Callable[[], None] | None = None
 
     def emit(self, type: str, payload: dict[str, Any]) -> None:
         self.events.append((type, timezone.now(), payload))
+        if type in LIVE_TYPES and self.on_live is not None:
+            self.on_live()
 
     def put(self, *, name: str, content: str, media_type: str = "text/plain") -> str:
         return self.add_artifact(

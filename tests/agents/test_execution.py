@@ -280,3 +280,28 @@ def test_a_staged_artifact_is_saved_with_an_event_and_reads_back(make_run):
     assert event.payload["ref"] == artifact.ref and event.payload["size"] == len(content)
     assert UnitLog(run.pk).read(artifact.ref) == content.decode()
     assert Artifact.objects.filter(run=run).count() == 1
+
+
+def test_progress_reaches_the_log_while_the_tool_is_still_running(workspace):
+    """A long tool's progress (like streamed model text) is visible before its unit ends."""
+    from agents.registry import ExtraPlanner, register_planner
+    from agents.runtime import Decision, ScriptedPolicy, Tool, ToolCall
+
+    seen_while_running: list[list[str]] = []
+
+    def slow_tool(arguments, context):
+        context.progress(0.5, "half way")
+        seen_while_running.append(list(Event.objects.values_list("type", flat=True)))
+        return "done"
+
+    tool = Tool("slow", "A tool that reports progress.", {"type": "object"}, slow_tool)
+    script = [Decision(tool_calls=(ToolCall("c1", "slow", {}),)), Decision(message="finished")]
+    register_planner("progress-test", ExtraPlanner(lambda: ScriptedPolicy(script), (tool,)))
+    run = run_create(workspace=workspace, prompt="go", options={"planner": "progress-test"})
+
+    advance_until_finished(run, max_units=10)
+
+    assert seen_while_running == [["run.started", "tool.call", "run.status"]]
+    status = Event.objects.get(run=run, type="run.status")
+    assert status.payload["progress"] == 0.5 and status.payload["message"] == "half way"
+    assert seqs_of(run) == list(range(1, Run.objects.get(pk=run.pk).last_seq + 1))
