@@ -52,6 +52,16 @@ class RunEventsConsumer(AsyncJsonWebsocketConsumer):
         await self.catch_up()
         self.tail = asyncio.create_task(self.tail_log())
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler, on one thread shared
+        # by all consumers of the process; with many sockets that queue dominates latency. Pushed
+        # events need no connection (a gap is read through database_sync_to_async, which does its
+        # own cleanup), so they skip it.
+        if message.get("type") == "run.events":
+            await self.run_events(message)
+            return
+        await super().dispatch(message)
+
     async def refuse(self, code: int, message: str) -> None:
         """Accept only to say why, then close: a bare handshake refusal explains nothing."""
         await self.accept()

@@ -5,8 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from agents.models import Workspace
-from agents.runtime.model import ModelConfig
-from agents.runtime.model.config import ToolMode
+from agents.runtime.model.config import ModelConfig, ToolMode
 
 MODEL_PLANNER = "model"
 

@@ -8,7 +8,6 @@ from django.core.cache import cache
 
 from agents.model_settings import model_config
 from agents.models import Workspace
-from agents.runtime.model.health import probe
 
 HEALTH_TTL_SECONDS = 30
 
@@ -28,6 +27,8 @@ def policy_status(workspace: Workspace) -> PolicyStatus:
     key = f"model-health:{config.base_url}:{config.model}"
     cached = cache.get(key)
     if cached is None:
+        from agents.runtime.model.health import probe  # the openai client loads only when needed
+
         health = probe(config, timeout=2.0)
         cached = (health.ok, health.detail)
         cache.set(key, cached, HEALTH_TTL_SECONDS)

@@ -22,6 +22,10 @@ READ_MARGIN_SECONDS = 10
 
 
 class BlockingPoolRedisChannelLayer(RedisChannelLayer):
+    # Workers push through one long-lived event loop (agents.services.publishing), so the pool
+    # and its connections are reused across pushes.
+    shared_across_processes = True
+
     def create_pool(self, index: int) -> Any:
         host = dict(self.hosts[index])
         if "address" not in host:  # sentinel or keyword hosts: the stock pool

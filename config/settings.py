@@ -210,7 +210,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- agent runs --------------------------------------------------------------------------------
-AGENT_SLICE_UNITS = int(env_str("AGENT_SLICE_UNITS", "8"))
+AGENT_SLICE_UNITS = int(env_str("AGENT_SLICE_UNITS", "32"))
 AGENT_SLICE_SECONDS = env_float("AGENT_SLICE_SECONDS", 5.0)
 AGENT_LEASE_SECONDS = env_float("AGENT_LEASE_SECONDS", 30.0)
 AGENT_SWEEP_SECONDS = env_float("AGENT_SWEEP_SECONDS", 10.0)

@@ -12,7 +12,7 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -26,7 +26,6 @@ from agents.model_settings import MODEL_PLANNER, model_config
 from agents.models import Artifact, Event, Run
 from agents.registry import get_kind, resolve_planner
 from agents.runtime import Agent, Budget, Outcome, Policy, RunState, ToolRegistry, events
-from agents.runtime.model import ModelPolicy
 from agents.services.publishing import events_publish
 from agents.services.unit_log import UnitLog, run_is_cancel_requested
 
@@ -71,6 +70,8 @@ def build_agent(run: Run, log: UnitLog) -> Agent:
         config = model_config(run.workspace)
         if config is None:
             raise LookupError("the model server configured for this run is gone from the settings")
+        from agents.runtime.model.policy import ModelPolicy
+
         policy, tools = ModelPolicy(config), list(get_kind(run.workspace.kind).tools)
     else:
         policy, tools = resolve_planner(run.workspace.kind, planner)
@@ -135,18 +136,25 @@ def _checkpoint(
         for pending in staged_artifacts
     ]
     with transaction.atomic():
-        run = Run.objects.select_for_update().get(pk=run_id)
-        if run.lease_owner != owner:
+        # Lock and read only the small columns: the state (which grows with the run) is written,
+        # never read back, at a checkpoint.
+        current = (
+            Run.objects.select_for_update()
+            .filter(pk=run_id)
+            .values("lease_owner", "last_seq", "status")
+            .get()
+        )
+        if current["lease_owner"] != owner:
             raise LeaseLost(run_id)
         now = timezone.now()
         rows = [
-            Event(run=run, seq=run.last_seq + index, type=type, ts=ts, payload=payload)
+            Event(run_id=run_id, seq=current["last_seq"] + index, type=type, ts=ts, payload=payload)
             for index, (type, ts, payload) in enumerate(staged_events, start=1)
         ]
         Event.objects.bulk_create(rows)
         Artifact.objects.bulk_create(
             Artifact(
-                run=run,
+                run_id=run_id,
                 ref=pending.ref,
                 kind=pending.kind,
                 name=pending.name,
@@ -157,17 +165,25 @@ def _checkpoint(
             )
             for pending, path in stored
         )
-        run.last_seq += len(rows)
+        changes: dict[str, Any] = {
+            "last_seq": current["last_seq"] + len(rows),
+            "lease_expires_at": now + timedelta(seconds=settings.AGENT_LEASE_SECONDS),
+            "updated_at": now,
+        }
         if state is not None:
-            run.state = state.to_dict()
-        run.lease_expires_at = now + timedelta(seconds=settings.AGENT_LEASE_SECONDS)
-        if run.status == Run.Status.QUEUED:
-            run.status, run.started_at = Run.Status.RUNNING, now
+            changes["state"] = state.to_dict()
+        if current["status"] == Run.Status.QUEUED:
+            changes.update(status=Run.Status.RUNNING, started_at=now)
         if outcome is not None:
-            run.status = outcome.status
-            run.result, run.message = outcome.to_dict(), outcome.message
-            run.finished_at, run.lease_owner, run.lease_expires_at = now, "", None
-        run.save()
+            changes.update(
+                status=outcome.status,
+                result=outcome.to_dict(),
+                message=outcome.message,
+                finished_at=now,
+                lease_owner="",
+                lease_expires_at=None,
+            )
+        Run.objects.filter(pk=run_id).update(**changes)
         transaction.on_commit(lambda: events_publish(run_id=run_id, events=rows))
 
 

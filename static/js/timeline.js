@@ -39,9 +39,14 @@
     return JSON.stringify(value, null, 2);
   }
 
+  const sidebarBadge = document.querySelector(".run-list li.current .status");
+
   function setStatus(status) {
-    statusBadge.textContent = status;
-    statusBadge.className = "status status-" + status;
+    for (const badge of [statusBadge, sidebarBadge]) {
+      if (!badge) continue;
+      badge.textContent = status;
+      badge.className = "status status-" + status;
+    }
     root.dataset.status = status;
   }
 

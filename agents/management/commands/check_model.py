@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agents.model_settings import model_config
-from agents.runtime.model import ModelConfig
+from agents.runtime.model.config import ModelConfig
 from agents.runtime.model.health import check_tool_call, probe
 
 

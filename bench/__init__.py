@@ -1,0 +1,1 @@
+"""Benchmark scripts (run them as plain scripts; see bench/README.md)."""
