@@ -7,13 +7,15 @@ id-dependent), and the history is append-only, so consecutive requests of a run 
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
 from jsonschema import Draft202012Validator
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from agents.runtime.compression import estimate_tokens
 from agents.runtime.errors import PolicyError
@@ -36,7 +38,19 @@ from agents.runtime.model.tool_calls import (
 from agents.runtime.protocols import PolicyInput
 from agents.runtime.types import Decision, ToolCall, Usage
 
+if TYPE_CHECKING:
+    import httpx2
+
 T = TypeVar("T")
+COMPLETIONS = "/chat/completions"
+AUTH: Any = {"security": {"bearer_auth": True}}  # what `chat.completions.create` asks for
+# The key order of the messages the loop builds; a checkpoint read back from jsonb has it changed.
+MESSAGE_KEYS = ("role", "tool_call_id", "name", "content", "tool_calls")
+CALL_KEYS = ("id", "type", "function")
+FUNCTION_KEYS = ("name", "arguments")
+IN_ORDER = frozenset(
+    keys for size in range(1, 6) for keys in itertools.combinations(MESSAGE_KEYS, size)
+)
 UNREADABLE = "error: could not read the arguments"
 
 
@@ -82,7 +96,7 @@ class ModelPolicy:
         config = self.config
         if config.tool_mode == "native":
             # key order fixed here: a checkpoint read back from jsonb has its keys reordered
-            messages = [_stable_keys(message) for message in context.messages]
+            messages = [_stable_message(message) for message in context.messages]
         else:
             messages = prompt_history(context.messages)
             if context.tools and messages and messages[0]["role"] == "system":
@@ -126,7 +140,7 @@ class ModelPolicy:
             body = self._json_body(messages, schema, response_format)
             try:
                 response = self._with_retries(
-                    lambda body=body: self.client.chat.completions.create(**body),  # type: ignore[misc]
+                    lambda body=body: self._post(body),  # type: ignore[misc]
                     on_status=on_status,
                 )
             except PolicyError as error:
@@ -187,6 +201,22 @@ class ModelPolicy:
                 self.sleep(wait)
         raise AssertionError("unreachable")
 
+    # The body is posted as it is: it is plain JSON already, and `chat.completions.create` would
+    # walk every message and tool to "transform" it first, which costs ~0.4 ms per message per call
+    # (20 ms at 50 steps) for an unchanged result.
+    def _post(self, body: dict[str, Any]) -> ChatCompletion:
+        return self.client.post(COMPLETIONS, body=body, cast_to=ChatCompletion, options=AUTH)
+
+    def _post_stream(self, body: dict[str, Any]) -> openai.Stream[ChatCompletionChunk]:
+        return self.client.post(
+            COMPLETIONS,
+            body=body,
+            cast_to=ChatCompletion,
+            stream=True,
+            stream_cls=openai.Stream[ChatCompletionChunk],
+            options=AUTH,
+        )
+
     def _stream(
         self, body: dict[str, Any], context: PolicyInput
     ) -> tuple[StreamedReply, dict[str, Any]]:
@@ -194,15 +224,21 @@ class ModelPolicy:
         reply = StreamedReply()
         batcher = DeltaBatcher(context.on_delta, self.config.delta_interval, self.clock)
         first: float | None = None
-        stream = self.client.chat.completions.create(**body)
+        stream = self._post_stream(body)
+        complete = False
         try:
             for chunk in stream:
                 added = reply.feed(chunk)
                 if first is None and (added or reply.calls):
                     first = self.clock()
                 batcher.add(added)
+                if reply.finish_reason and reply.usage and not chunk.choices:
+                    complete = True  # the usage chunk: only [DONE] comes after it
+                    break
         finally:
             batcher.flush()
+            if complete:
+                _drain(stream.response)
             stream.close()
         if reply.finish_reason is None:
             raise StreamCut("the stream ended without a finish_reason")
@@ -261,13 +297,48 @@ class ModelPolicy:
             )
 
 
-def _stable_keys(value: Any) -> Any:
-    """The value with its dict keys sorted, so its JSON does not depend on how it was stored."""
-    if isinstance(value, dict):
-        return {key: _stable_keys(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [_stable_keys(item) for item in value]
-    return value
+def _drain(response: httpx2.Response) -> None:
+    """Read the rest of a finished HTTP/1.1 body ([DONE], the end of the chunked body) so that
+    closing it returns the connection to the pool. The SDK's sync stream closes the response at
+    [DONE] unread (its async stream drains it), which costs a new connection (a TCP and maybe a
+    TLS handshake) for every model call."""
+    if response.is_closed or response.http_version != "HTTP/1.1":
+        return
+    try:
+        for _ in cast(Iterable[bytes], response.stream):
+            pass
+    except Exception:  # the answer is complete; a failed drain only costs the connection
+        pass
+
+
+def _in_order(mapping: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    ordered = {key: mapping[key] for key in keys if key in mapping}
+    if len(ordered) < len(mapping):
+        ordered.update((key, mapping[key]) for key in sorted(mapping) if key not in ordered)
+    return ordered
+
+
+def _stable_message(message: dict[str, Any]) -> dict[str, Any]:
+    """The message with its keys in one fixed order, however it was stored (jsonb reorders keys),
+    so a run resumed from its checkpoint sends the same bytes and keeps the server's prefix.
+    Messages already in order (all those built in this process) are returned as they are."""
+    calls = message.get("tool_calls") or ()
+    if tuple(message) in IN_ORDER and all(
+        tuple(call) == CALL_KEYS and tuple(call.get("function") or ()) == FUNCTION_KEYS
+        for call in calls
+    ):
+        return message
+    ordered = _in_order(message, MESSAGE_KEYS)
+    if ordered.get("tool_calls"):
+        ordered["tool_calls"] = [_stable_call(call) for call in ordered["tool_calls"]]
+    return ordered
+
+
+def _stable_call(call: dict[str, Any]) -> dict[str, Any]:
+    ordered = _in_order(call, CALL_KEYS)
+    if isinstance(ordered.get("function"), dict):
+        ordered["function"] = _in_order(ordered["function"], FUNCTION_KEYS)
+    return ordered
 
 
 def _tool_call(call_id: str, name: str, raw: str) -> ToolCall:
@@ -283,4 +354,9 @@ def _failure(error: BaseException, attempt: int) -> str:
         return (
             f"model server answered HTTP {error.status_code} after {attempt} attempt(s): {detail}"
         )
+    if isinstance(error, StreamCut):
+        return f"model server cut its answer short {attempt} time(s) in a row: {error}"
+    if isinstance(error, openai.APIError) and not isinstance(error, openai.APIConnectionError):
+        # an error event inside a stream: the server was reached and said what went wrong
+        return f"model server sent an error after {attempt} attempt(s): {error.message}"
     return f"model server unreachable after {attempt} attempt(s): {describe(error)}: {error}"

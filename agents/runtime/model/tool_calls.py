@@ -13,6 +13,7 @@ from typing import Any
 
 TOOL_CALL_BLOCK = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
 CODE_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
+NAME_IN_BLOCK = re.compile(r'"name"\s*:\s*"([^"\\]*)"')
 
 
 class MalformedArguments(ValueError):
@@ -51,16 +52,22 @@ def extract_prompt_calls(text: str) -> tuple[str, list[tuple[str, str]]]:
         try:
             data = json.loads(CODE_FENCE.sub("", block.strip()))
         except json.JSONDecodeError:
-            calls.append(("", block))
+            calls.append((_name_in(block), block))
             continue
         if not isinstance(data, dict):
-            calls.append(("", block))
+            calls.append((_name_in(block), block))
             continue
         arguments = data.get("arguments", {})
         raw = arguments if isinstance(arguments, str) else json.dumps(arguments, sort_keys=True)
         calls.append((str(data.get("name", "")), raw))
     prose = TOOL_CALL_BLOCK.sub("", text).strip()
     return prose, calls
+
+
+def _name_in(block: str) -> str:
+    """The tool name of an unreadable block, when it can be seen, so the error names the tool."""
+    match = NAME_IN_BLOCK.search(block)
+    return match.group(1) if match else ""
 
 
 def prompt_history(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
