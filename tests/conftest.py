@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.fakes.fixtures"]
+
 SHARED_DATA = Path(
     os.environ.get("SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )

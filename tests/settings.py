@@ -9,3 +9,7 @@ os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Threads that serve WebSocket consumers keep no connection open past their query, so the test
+# database can be dropped at the end of a PostgreSQL run.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

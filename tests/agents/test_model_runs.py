@@ -18,10 +18,7 @@ from agents.services import execution
 from agents.services.execution import run_advance
 from agents.services.runs import run_create
 from tests.agents.helpers import TWO_SUMS, events_of, seqs_of, types_of
-from tests.fakes.fixtures import fake_openai
 from tests.fakes.openai_server import FakeOpenAI, Faults, Reply, arithmetic_model
-
-__all__ = ["fake_openai"]  # the fixture, imported (pytest_plugins is for the root conftest)
 
 pytestmark = pytest.mark.django_db
 

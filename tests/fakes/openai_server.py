@@ -185,6 +185,8 @@ class FakeOpenAI:
         self.requests: list[Request] = []
         self.lock = threading.Lock()
         self._ids = itertools.count(1)
+        self.models_failure: Reply | None = None
+        """When set, `GET /v1/models` answers with this error reply (401, 503...)."""
         self.connections = 0
         """TCP connections accepted (a client that reuses its connections opens few)."""
         self._open: set[socket.socket] = set()
@@ -470,7 +472,11 @@ class _Handler(BaseHTTPRequestHandler):
     # -- routing --
     def do_GET(self) -> None:
         request = self._record(b"")
-        if request.path.rstrip("/") == "/v1/models":
+        failure = self.fake.models_failure
+        if request.path.rstrip("/") == "/v1/models" and failure is not None:
+            body = _error_body(failure.error, failure.error_type, failure.status)
+            self._send_json(failure.status, body, failure.headers)
+        elif request.path.rstrip("/") == "/v1/models":
             model = {"id": self.fake.model, "object": "model", "created": 0, "owned_by": "fake"}
             self._send_json(200, {"object": "list", "data": [model]})
         else:

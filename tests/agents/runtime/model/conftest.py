@@ -1,7 +1,7 @@
 """Fixtures for the model-policy tests: the fake OpenAI server, a recording sleep, builders.
 
-The fake server's fixture is imported rather than listed in `pytest_plugins`: pytest refuses
-`pytest_plugins` in a conftest below the root one.
+The fake server's `fake_openai` fixture comes from tests/fakes/fixtures.py (the root conftest
+registers it).
 """
 
 from __future__ import annotations
@@ -11,10 +11,7 @@ from typing import Any
 import pytest
 
 from agents.runtime.model import ModelPolicy
-from tests.fakes.fixtures import fake_openai
 from tests.fakes.openai_server import FakeOpenAI
-
-__all__ = ["fake_openai"]
 
 
 class Waits(list[float]):
