@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from redis.asyncio import BlockingConnectionPool
 
 POOL_WAIT_SECONDS = 20
@@ -34,3 +35,14 @@ class BlockingPoolRedisChannelLayer(RedisChannelLayer):
         host.setdefault("timeout", POOL_WAIT_SECONDS)
         host.setdefault("socket_timeout", self.brpop_timeout + READ_MARGIN_SECONDS)
         return BlockingConnectionPool.from_url(address, **host)
+
+
+class FanOutRedisChannelLayer(RedisPubSubChannelLayer):
+    """Redis pub/sub: one message per group per process, fanned out to local consumers in memory.
+
+    The list-based layer stores one message per consumer and each process pops them one at a
+    time, so the 100th browser of a run waits for 99 round trips. Pub/sub keeps nothing for absent
+    consumers, which is fine here: the event log, not the layer, delivers what a consumer missed.
+    """
+
+    shared_across_processes = True

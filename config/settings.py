@@ -156,9 +156,19 @@ SPECTACULAR_SETTINGS = {
 
 # --- Redis, channel layer ----------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL")
-if REDIS_URL:
-    # capacity: a slow consumer may fall 1000 events behind before the layer drops the oldest
-    # (it never loses data: consumers fill gaps from the event log). max_connections: one pool per
+CHANNEL_LAYER_KIND = env_str("CHANNEL_LAYER", "pubsub")
+if REDIS_URL and CHANNEL_LAYER_KIND == "pubsub":
+    # Pub/sub fans a run's events out to all of a process's sockets at once (see
+    # config/channel_layer.py); it keeps no backlog, so the event log covers what a socket missed.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "config.channel_layer.FanOutRedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+elif REDIS_URL:
+    # The list-based layer. capacity: a slow consumer may fall 1000 events behind before the layer
+    # drops the oldest (consumers fill gaps from the event log). max_connections: one pool per
     # process, sized below redis-py's async default cap of 100 connections.
     CHANNEL_LAYERS = {
         "default": {
