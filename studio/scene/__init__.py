@@ -1,0 +1,1 @@
+"""The studio's scene model: plain dataclasses, exact dimensions in metres, +Y up (glTF)."""
