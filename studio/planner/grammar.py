@@ -175,9 +175,10 @@ def _parse_clause(words: list[str], parsed: ParsedRequest) -> None:
             index += 1
             continue
         if word in NOUN_FOR_WORD:
-            spec = _object(NOUN_FOR_WORD[word], pending)
-            parsed.objects.append(spec)
-            current = len(parsed.objects) - 1
+            current = _mentioned(parsed, NOUN_FOR_WORD[word], words, index, pending)
+            if current is None:
+                parsed.objects.append(_object(NOUN_FOR_WORD[word], pending))
+                current = len(parsed.objects) - 1
             if relation is not None:
                 parsed.relations.append(RelationSpec(relation[0], relation[1], current))
                 relation = None
@@ -266,6 +267,18 @@ def _hex(word: str) -> Srgb:
     if len(digits) == 3:
         digits = "".join(char * 2 for char in digits)
     return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
+
+
+def _mentioned(
+    parsed: ParsedRequest, noun: str, words: list[str], index: int, pending: _Pending
+) -> int | None:
+    """'the sofa' after 'a sofa' is the same sofa, not a second one."""
+    if index == 0 or words[index - 1] != "the" or not pending.empty():
+        return None
+    for position in range(len(parsed.objects) - 1, -1, -1):
+        if parsed.objects[position].noun == noun:
+            return position
+    return None
 
 
 def _object(noun: str, pending: _Pending) -> ObjectSpec:

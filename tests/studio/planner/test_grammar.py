@@ -135,3 +135,12 @@ def test_words_it_cannot_place_are_reported_not_dropped():
 def test_a_request_without_any_known_object_is_refused_clearly():
     with pytest.raises(GrammarError, match=r"no object I know in 'a unicorn' \(unknown: unicorn\)"):
         parse_request("a unicorn")
+
+
+def test_the_same_noun_with_the_refers_back_instead_of_adding_another():
+    parsed = parse_request("a wall behind a sofa, a lamp next to the sofa")
+    assert [o.noun for o in parsed.objects] == ["wall", "sofa", "lamp"]
+    assert [(r.subject, r.kind, r.target) for r in parsed.relations] == [
+        (0, "behind", 1),
+        (2, "next_to", 1),
+    ]
