@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import mujoco  # type: ignore[import-untyped]
 import numpy as np
@@ -51,8 +52,10 @@ from studio.physics.common import (
     fmt,
     rotation_matrix,
 )
+from studio.scene.geometry import shape_mesh
 from studio.scene.materials import DENSITY
-from studio.scene.model import Physics, Scene, SceneObject
+from studio.scene.model import Physics, Scene, SceneObject, Shape
+from studio.scene.transforms import object_matrix, transform_from_dict
 
 TIMESTEP = 0.002
 GRAVITY = 9.81
@@ -219,6 +222,31 @@ def _geom_xml(index: int, geom: CollisionGeom, relative_to: FloatArray, extra: s
     return f'<geom name="g{index}" type="mesh" mesh="m{index}" {extra}/>'
 
 
+def union_parts(obj: SceneObject) -> list[FloatArray]:
+    """World vertices of each leaf of an object's boolean-union tree; [] for any other shape."""
+    if obj.shape.kind != "boolean" or obj.shape.params.get("op") != "union":
+        return []
+    leaves: list[FloatArray] = []
+
+    def walk(data: dict[str, Any], matrix: FloatArray) -> None:
+        params = dict(data.get("params") or {})
+        local = object_matrix(
+            transform_from_dict(data.get("transform", params.pop("transform", None)), "part")
+        )
+        here = matrix @ local
+        if data.get("kind") == "boolean" and params.get("op") == "union":
+            walk(params["a"], here)
+            walk(params["b"], here)
+            return
+        mesh = shape_mesh(Shape(kind=data["kind"], params=params))
+        points = np.asarray(mesh.vertices, dtype=np.float64)
+        leaves.append(points @ here[:3, :3].T + here[:3, 3])
+
+    top = object_matrix(obj.transform)
+    walk({"kind": "boolean", "params": obj.shape.params}, top)
+    return leaves
+
+
 def build_mjcf(
     scene: Scene, geoms: list[CollisionGeom], masses: list[float], timestep: float = TIMESTEP
 ) -> str:
@@ -246,6 +274,15 @@ def build_mjcf(
                 f'<body name="b{index}" pos="{_numbers(origin)}"><freejoint/>'
                 f"{_geom_xml(index, geom, origin, extra)}</body>"
             )
+        elif parts := union_parts(obj):
+            # A static union (a table: top and legs) collides part by part, so the space under
+            # its top stays free; one hull around it all would fill that space.
+            for number, part in enumerate(parts):
+                assets.append(f'<mesh name="m{index}p{number}" vertex="{_numbers(part)}"/>')
+                world.append(
+                    f'<geom name="g{index}p{number}" type="mesh" mesh="m{index}p{number}" '
+                    f"{friction}/>"
+                )
         else:
             world.append(_geom_xml(index, geom, origin, friction))
     return (
