@@ -22,7 +22,8 @@ DEFAULT_SYSTEM_PROMPT = (
 class WorkspaceKind:
     key: str
     label: str
-    tools: Sequence[Tool] = BUILTIN_TOOLS
+    tools: Sequence[Tool] | Callable[[], Sequence[Tool]] = BUILTIN_TOOLS
+    """The tools, or a function returning them (so heavy tool modules load only in workers)."""
     planners: dict[str, PolicyFactory] = field(default_factory=lambda: {"offline": OfflinePlanner})
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
 
@@ -47,6 +48,10 @@ def register_planner(name: str, planner: ExtraPlanner) -> None:
     _extra_planners[name] = planner
 
 
+def kind_tools(kind: WorkspaceKind) -> list[Tool]:
+    return list(kind.tools() if callable(kind.tools) else kind.tools)
+
+
 def get_kind(key: str) -> WorkspaceKind:
     try:
         return _kinds[key]
@@ -61,7 +66,7 @@ def planner_names(kind_key: str) -> list[str]:
 def resolve_planner(kind_key: str, name: str) -> tuple[Policy, list[Tool]]:
     """The policy named `name` for a workspace kind, with the tools that run may use."""
     kind = get_kind(kind_key)
-    tools = list(kind.tools)
+    tools = kind_tools(kind)
     if name in kind.planners:
         return kind.planners[name](), tools
     extra = _extra_planners.get(name)

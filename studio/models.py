@@ -49,3 +49,15 @@ class UploadedMesh(models.Model):
     @property
     def ref(self) -> str:
         return f"mesh:{self.pk}"
+
+
+class WorkingScene(models.Model):
+    """The scene a run is editing between rounds (each round stores a SceneRevision of it)."""
+
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="working_scene")
+    scene = models.JSONField()
+    rounds = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"working scene of run {self.run_id}"

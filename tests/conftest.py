@@ -51,7 +51,7 @@ def bob_api(bob):
 def make_workspace():
     from agents.services.workspaces import workspace_create
 
-    def make(owner, name="Workspace", kind="studio"):
+    def make(owner, name="Workspace", kind="finance"):
         return workspace_create(owner=owner, name=name, kind=kind)
 
     return make

@@ -155,6 +155,7 @@ class Agent:
                 {"status": "running", "tool": call.name, "progress": fraction, "message": message},
             ),
             options=self.options,
+            emit=self.sink.emit,
         )
         result = self.tools.execute(call, context)
         content = result.content

@@ -32,6 +32,10 @@ class ProgressReporter(Protocol):
     def __call__(self, fraction: float, message: str = "") -> None: ...
 
 
+def _no_event(type: str, payload: dict[str, Any]) -> None:
+    return None
+
+
 @dataclass
 class ToolContext:
     """What a running tool may use besides its arguments."""
@@ -39,6 +43,8 @@ class ToolContext:
     artifacts: ArtifactStore
     progress: ProgressReporter
     options: dict[str, Any] = field(default_factory=dict)
+    emit: Callable[[str, dict[str, Any]], None] = _no_event
+    """Report a domain event of the run (e.g. `round.completed`) to the event sink."""
 
 
 ToolFunction = Callable[[dict[str, Any], ToolContext], Any]

@@ -24,7 +24,7 @@ from django.utils.text import get_valid_filename
 
 from agents.model_settings import MODEL_PLANNER, model_config
 from agents.models import Artifact, Event, Run
-from agents.registry import get_kind, resolve_planner
+from agents.registry import get_kind, kind_tools, resolve_planner
 from agents.runtime import Agent, Budget, Outcome, Policy, RunState, ToolRegistry, events
 from agents.services.publishing import events_publish
 from agents.services.unit_log import UnitLog, run_is_cancel_requested
@@ -72,7 +72,7 @@ def build_agent(run: Run, log: UnitLog) -> Agent:
             raise LookupError("the model server configured for this run is gone from the settings")
         from agents.runtime.model.policy import ModelPolicy
 
-        policy, tools = ModelPolicy(config), list(get_kind(run.workspace.kind).tools)
+        policy, tools = ModelPolicy(config), kind_tools(get_kind(run.workspace.kind))
     else:
         policy, tools = resolve_planner(run.workspace.kind, planner)
     return Agent(
@@ -82,7 +82,7 @@ def build_agent(run: Run, log: UnitLog) -> Agent:
         artifacts=log,
         budget=Budget.from_dict(run.budget),
         cancelled=lambda: run_is_cancel_requested(run.pk),
-        options={"run_id": run.pk, "workspace_id": run.workspace_id},
+        options={**run.options, "run_id": run.pk, "workspace_id": run.workspace_id},
     )
 
 

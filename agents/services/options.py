@@ -15,7 +15,8 @@ LIMITS = {
     "max_tokens": (100, 5_000_000),
     "max_seconds": (1, 24 * 3600),
 }
-KNOWN = {*LIMITS, "planner"}
+KNOWN = {*LIMITS, "planner", "rounds"}
+MAX_ROUNDS = 10
 
 
 class OptionsError(ValueError):
@@ -26,9 +27,11 @@ class OptionsError(ValueError):
 class RunOptions:
     planner: str
     budget: Budget
+    rounds: int | None = None
+    """Refinement rounds, for workspaces that refine (the studio)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"planner": self.planner, **self.budget.to_dict()}
+        return {"planner": self.planner, "rounds": self.rounds, **self.budget.to_dict()}
 
 
 def parse_run_options(kind: str, raw: Any, *, workspace: Workspace | None = None) -> RunOptions:
@@ -57,4 +60,9 @@ def parse_run_options(kind: str, raw: Any, *, workspace: Workspace | None = None
         if not low <= value <= high:
             raise OptionsError(f"{name} must be between {low} and {high}")
         values[name] = value
-    return RunOptions(planner=planner, budget=Budget.from_dict(values))
+    rounds = raw.get("rounds")
+    if rounds is not None and (
+        isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS
+    ):
+        raise OptionsError(f"rounds must be an integer between 1 and {MAX_ROUNDS}")
+    return RunOptions(planner=planner, budget=Budget.from_dict(values), rounds=rounds)

@@ -28,7 +28,7 @@ def run_create(*, workspace: Workspace, prompt: str, options: Any = None) -> Run
     run = Run.objects.create(
         workspace=workspace,
         prompt=prompt,
-        options={"planner": parsed.planner},
+        options={"planner": parsed.planner} | ({"rounds": parsed.rounds} if parsed.rounds else {}),
         budget=parsed.budget.to_dict(),
     )
     run_enqueue(run_id=run.pk)

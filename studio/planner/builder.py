@@ -62,6 +62,24 @@ def build_scene(parsed: ParsedRequest) -> Built:
     return built
 
 
+PLACEMENTS = ("on", "inside", "under", "next_to", "left_of", "right_of", "in_front_of", "behind")
+
+
+def place(scene: Scene, name: str, relation: str, target: str) -> Scene:
+    """Move object `name` into `relation` with object `target` (both must exist)."""
+    scene.object(name), scene.object(target)
+    if name == target:
+        raise ValueError("an object cannot be placed relative to itself")
+    built = Built(scene=scene)
+    if relation in ("on", "inside"):
+        _on(built, ObjectSpec(noun=scene.object(name).category), [name], relation, [target])
+    elif relation in PLACEMENTS:
+        _beside(built, name, relation, target, 0, 1)
+    else:
+        raise ValueError(f"relation must be one of {', '.join(PLACEMENTS)}")
+    return built.scene
+
+
 def _name(spec: ObjectSpec, copy: int, scene: Scene) -> str:
     taken = {item.name for item in scene.objects}
     base = spec.noun if spec.count == 1 else f"{spec.noun}-{copy + 1}"

@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("offline_planner")]
 API = "/api/v1"
 
 
-def create_workspace(client, name="Scenes", kind="studio"):
+def create_workspace(client, name="Scenes", kind="finance"):
     response = client.post(f"{API}/workspaces", {"name": name, "kind": kind}, format="json")
     assert response.status_code == 201, response.content
     return response.json()
@@ -64,7 +64,7 @@ def alice_run(alice_api, finish_run):
 
 
 def test_workspaces_are_created_listed_and_shown(alice_api):
-    created = create_workspace(alice_api, name="  Bridge models  ")
+    created = create_workspace(alice_api, name="  Bridge models  ", kind="studio")
 
     assert created["name"] == "Bridge models" and created["kind"] == "studio"
     listed = alice_api.get(f"{API}/workspaces").json()

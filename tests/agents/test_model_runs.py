@@ -108,7 +108,7 @@ def test_a_model_run_completes_a_multi_step_tool_conversation(workspace, fake_op
     assert len(requests) == 3
     assert (
         requests[0].messages[0]["role"] == "system"
-        and "3D scenes" in (requests[0].messages[0]["content"])
+        and "filings" in (requests[0].messages[0]["content"])
     )
     assert {tool["function"]["name"] for tool in requests[0].tools} >= {"calculate"}
     assert [m["role"] for m in requests[-1].messages].count("tool") == 2

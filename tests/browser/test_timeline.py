@@ -29,7 +29,7 @@ def sign_up_and_open_workspace(page, name: str) -> None:
     page.wait_for_url(re.compile(r"/workspaces/$"))
     assert username in page.inner_text("header")
     page.fill("input[name=name]", name)
-    page.select_option("select[name=kind]", "studio")
+    page.select_option("select[name=kind]", "finance")
     page.click("button[type=submit]:has-text('Create')")
     page.wait_for_url(re.compile(r"/workspaces/\d+/$"))
     assert page.inner_text("aside h2") == name

@@ -327,7 +327,7 @@ class Stack:
             detail = error.read().decode(errors="replace")
             raise AssertionError(f"{method} {path} -> {error.code}: {detail}") from None
 
-    def create_workspace(self, name: str = "E2E", kind: str = "studio") -> int:
+    def create_workspace(self, name: str = "E2E", kind: str = "finance") -> int:
         return int(self.api("POST", "/api/v1/workspaces/", {"name": name, "kind": kind})["id"])
 
     def create_run(self, workspace: int, prompt: str, options: dict[str, Any] | None = None) -> int:

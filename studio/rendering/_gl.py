@@ -1,0 +1,91 @@
+"""The one place where OpenGL and pyrender are imported: platform choice and compatibility shims.
+
+Nothing here runs at import time; `load()` does the work once per process, under a lock.
+
+**Platform.** PyOpenGL reads `PYOPENGL_PLATFORM` once, when `OpenGL` is first imported, so it
+has to be settled before that import. The rule (see `choose_platform`):
+
+1. `PYOPENGL_PLATFORM` when it is set: `osmesa` (Mesa's software rasteriser, CPU) or `egl`
+   (headless GPU: set it on GPU machines, with `EGL_DEVICE_ID` to pick a device).
+2. Otherwise `MUJOCO_GL` when it is `osmesa` or `egl`, so that MuJoCo (the physics checks) and
+   pyrender use the same GL platform in one process; MuJoCo refuses to start when
+   `PYOPENGL_PLATFORM` names another one.
+3. Otherwise `osmesa`, even when `DISPLAY` is set: with the variable unset pyrender would open a
+   pyglet window, which a server (or a desktop running the tests) does not want, and OSMesa
+   works on every machine that has Debian's `libosmesa6`.
+
+**NumPy 2.** pyrender 0.1.45 uses `np.infty`, which NumPy 2 removed; `load()` restores the alias
+(`np.inf`) before pyrender is imported. This is the only shim and it lives only here.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from types import ModuleType
+
+import numpy as np
+
+PLATFORMS = ("osmesa", "egl")
+_PLATFORM_CLASSES = {"osmesa": "OSMesaPlatform", "egl": "EGLPlatform"}
+_lock = threading.Lock()
+_pyrender: ModuleType | None = None
+_failure: str | None = None
+
+
+class RenderUnavailable(RuntimeError):
+    """No OpenGL context can be made here (a library is missing, or the platform is wrong)."""
+
+
+def choose_platform(environ: Mapping[str, str] | None = None) -> str:
+    """The PyOpenGL platform this process renders with (see the module docstring)."""
+    env = os.environ if environ is None else environ
+    requested = env.get("PYOPENGL_PLATFORM", "").strip().lower()
+    if requested:
+        return requested
+    mujoco = env.get("MUJOCO_GL", "").strip().lower()
+    if mujoco in PLATFORMS:
+        return mujoco
+    return "osmesa"
+
+
+def load() -> ModuleType:
+    """Import pyrender with the chosen platform and the NumPy 2 shim; RenderUnavailable if not."""
+    global _pyrender, _failure
+    with _lock:
+        if _pyrender is not None:
+            return _pyrender
+        if _failure is not None:
+            raise RenderUnavailable(_failure)
+        platform = choose_platform()
+        if platform not in PLATFORMS:
+            _failure = (
+                f"PYOPENGL_PLATFORM={platform!r} is not supported for headless rendering; "
+                "use 'osmesa' (CPU) or 'egl' (GPU)"
+            )
+            raise RenderUnavailable(_failure)
+        # Must happen before the first `import OpenGL` anywhere in the process.
+        os.environ["PYOPENGL_PLATFORM"] = platform
+        # NumPy 2 removed the `np.infty` alias that pyrender 0.1.45 still uses; restore it.
+        if not hasattr(np, "infty"):
+            np.infty = np.inf  # type: ignore[attr-defined]
+        try:
+            import pyrender  # type: ignore[import-untyped]
+            from OpenGL import platform as gl_platform  # type: ignore[import-untyped]
+        except Exception as exc:  # a missing libOSMesa / libEGL surfaces as many error types
+            _failure = f"cannot load OpenGL with PYOPENGL_PLATFORM={platform}: {exc!r}" + (
+                " (install Debian's libosmesa6)" if platform == "osmesa" else ""
+            )
+            raise RenderUnavailable(_failure) from exc
+        active = type(gl_platform.PLATFORM).__name__
+        if active != _PLATFORM_CLASSES[platform]:
+            # OpenGL was imported earlier, before the variable was set: its platform is fixed.
+            _failure = (
+                f"OpenGL was imported with the {active} platform before studio.rendering chose "
+                f"{platform!r}; set PYOPENGL_PLATFORM={platform} before anything imports OpenGL"
+            )
+            raise RenderUnavailable(_failure)
+        module: ModuleType = pyrender
+        _pyrender = module
+        return module

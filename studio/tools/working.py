@@ -1,0 +1,70 @@
+"""The scene a run works on: loaded and saved around every tool call."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import trimesh
+
+from agents.models import Run
+from agents.runtime import ToolContext, ToolError
+from studio.models import UploadedMesh, WorkingScene
+from studio.scene.mesh_import import import_mesh
+from studio.scene.model import Scene, SceneError, scene_from_dict
+from studio.selectors import revision_current
+
+T = TypeVar("T")
+
+
+def run_id(context: ToolContext) -> int:
+    value = context.options.get("run_id")
+    if not isinstance(value, int):
+        raise ToolError("studio tools run inside a run")
+    return value
+
+
+def load(context: ToolContext) -> Scene:
+    """The run's working scene; a new run starts from the workspace's current revision."""
+    working = WorkingScene.objects.filter(run_id=run_id(context)).first()
+    if working is not None:
+        return scene_from_dict(working.scene)
+    run = Run.objects.select_related("workspace").get(pk=run_id(context))
+    current = revision_current(workspace=run.workspace)
+    return scene_from_dict(current.scene) if current else Scene()
+
+
+def save(context: ToolContext, scene: Scene, **fields: Any) -> None:
+    WorkingScene.objects.update_or_create(
+        run_id=run_id(context), defaults={"scene": scene.to_dict(), **fields}
+    )
+
+
+def rounds_done(context: ToolContext) -> int:
+    working = WorkingScene.objects.filter(run_id=run_id(context)).first()
+    return working.rounds if working else 0
+
+
+def mesh_resolver(context: ToolContext) -> Callable[[str], trimesh.Trimesh]:
+    """Loads `mesh:<id>` refs of meshes uploaded to this run's workspace."""
+    workspace_id = int(context.options.get("workspace_id") or 0)
+
+    def resolve(ref: str) -> trimesh.Trimesh:
+        prefix, _, number = ref.partition(":")
+        upload = None
+        if prefix == "mesh" and number.isdigit():
+            upload = UploadedMesh.objects.filter(pk=int(number), workspace_id=workspace_id).first()
+        if upload is None:
+            raise SceneError(f"no uploaded mesh {ref!r} in this workspace")
+        with upload.file.open("rb") as handle:
+            return import_mesh(handle.read(), upload.name).mesh
+
+    return resolve
+
+
+def guarded(scene_change: Callable[[], T]) -> T:
+    """Turn scene errors into tool errors the policy can read and correct."""
+    try:
+        return scene_change()
+    except (SceneError, ValueError, KeyError) as error:
+        raise ToolError(str(error).strip("'\"")) from error

@@ -1,0 +1,261 @@
+"""Rendering with pyrender (OSMesa on CPU unless PYOPENGL_PLATFORM=egl), checks and their fixes.
+
+The whole module is skipped when no GL context can be made here (e.g. libosmesa6 missing). The
+renders are small (320x240) except one at the production size, 1024x768.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import trimesh
+from PIL import Image
+
+from studio.rendering import renderer
+from studio.rendering._gl import choose_platform
+from studio.rendering.adjust import fix_exposure, fix_framing, studio_lights
+from studio.rendering.checks import exposure, framing
+from studio.rendering.renderer import RenderUnavailable, png, render, thumbnail
+from studio.scene.model import Camera, Light, Material, Scene, SceneObject, Shape, Transform
+from tests.studio.rendering.shapes import mesh_for
+
+W, H = 320, 240
+CAMERA = Camera(position=(2.6, 1.8, 3.4), target=(0.0, 0.35, 0.0), yfov_deg=50.0)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def gl_context():
+    try:
+        render(Scene(), mesh_for=mesh_for, width=16, height=16)
+    except RenderUnavailable as exc:
+        pytest.skip(f"no headless OpenGL context here (libosmesa6 missing?): {exc}")
+
+
+def box(name, x, z=0.0, size=0.6, material=None, y=None):
+    return SceneObject(
+        name,
+        Shape("box", {"size": [size, size, size]}),
+        Transform((x, size / 2 if y is None else y, z)),
+        material or Material(base_color=(0.75, 0.75, 0.75)),
+    )
+
+
+def sphere(name, x, z=0.0, radius=0.35, material=None):
+    return SceneObject(
+        name,
+        Shape("sphere", {"radius": radius}),
+        Transform((x, radius, z)),
+        material or Material(base_color=(0.7, 0.2, 0.2)),
+    )
+
+
+def cylinder(name, x, z=0.0):
+    return SceneObject(
+        name,
+        Shape("cylinder", {"radius": 0.25, "height": 0.8}),
+        Transform((x, 0.4, z), rotation=(0.0, 30.0, 0.0)),
+        Material(base_color=(0.3, 0.45, 0.7), roughness=0.3),
+    )
+
+
+def trio(**changes):
+    scene = Scene(
+        objects=(box("box", -0.9), sphere("ball", 0.1, 0.3), cylinder("can", 1.0, -0.3)),
+        lights=studio_lights(CAMERA),
+        camera=CAMERA,
+    )
+    return replace(scene, **changes)
+
+
+def luma_of(result, name):
+    pixels = result.color[result.mask(name)].astype(float)
+    return float((pixels @ [0.2126, 0.7152, 0.0722]).mean())
+
+
+def test_render_is_a_non_blank_image_of_the_right_size():
+    result = render(trio(), mesh_for=mesh_for, width=W, height=H)
+
+    assert result.color.shape == (H, W, 3) and result.color.dtype == np.uint8
+    assert result.depth.shape == (H, W)
+    assert result.color.std() > 10  # not a flat frame
+    # Depth is set exactly where the segmentation shows something (but on silhouettes under
+    # EGL, whose colour and depth are 4x multisampled and the segmentation is not).
+    drawn = result.segmentation > 0
+    mismatch = np.mean((result.depth > 0) != drawn)
+    assert mismatch == 0 if choose_platform() == "osmesa" else mismatch < 0.02
+    assert exposure(result).passed, exposure(result).problems  # the studio rig is calibrated
+
+
+def test_segmentation_finds_each_object_by_name():
+    result = render(trio(), mesh_for=mesh_for, width=W, height=H)
+
+    counts = result.pixel_counts()
+    assert set(counts) == {"box", "ball", "can", "ground"}
+    assert all(counts[name] > 500 for name in ("box", "ball", "can"))
+    columns = {
+        name: float(np.nonzero(result.mask(name))[1].mean()) for name in ("box", "ball", "can")
+    }
+    assert columns["box"] < columns["ball"] < columns["can"]  # left to right, as placed
+    # Bounds come from the real meshes: the sphere of radius 0.35 sits on the ground.
+    low, high = result.object_bounds["ball"]
+    assert low[1] == pytest.approx(0.0, abs=1e-6) and high[1] == pytest.approx(0.7, abs=1e-6)
+
+
+def test_full_size_render_and_images():
+    scene = trio()
+    result = render(scene, mesh_for=mesh_for)  # 1024x768, the production size
+
+    assert result.color.shape == (768, 1024, 3)
+    assert exposure(result).passed and framing(result, scene).passed
+    assert Image.open(io.BytesIO(png(result))).size == (1024, 768)
+    assert Image.open(io.BytesIO(thumbnail(result))).size == (256, 192)
+
+
+def test_far_too_dark_fails_exposure_and_is_fixed():
+    scene = trio(lights=tuple(replace(x, intensity=x.intensity / 100) for x in trio().lights))
+    report = exposure(render(scene, mesh_for=mesh_for, width=W, height=H))
+    assert not report.passed and report.problems[0].startswith("too dark")
+
+    for _ in range(3):
+        scene = fix_exposure(scene, report)
+        report = exposure(render(scene, mesh_for=mesh_for, width=W, height=H))
+        if report.passed:
+            break
+    assert report.passed, report.problems
+
+
+def test_overexposed_fails_and_is_fixed():
+    scene = trio(lights=tuple(replace(x, intensity=x.intensity * 30) for x in trio().lights))
+    report = exposure(render(scene, mesh_for=mesh_for, width=W, height=H))
+    assert not report.passed
+    assert not report.clipped.passed and report.mean_luma.value > 0.75
+
+    for _ in range(3):
+        scene = fix_exposure(scene, report)
+        report = exposure(render(scene, mesh_for=mesh_for, width=W, height=H))
+        if report.passed:
+            break
+    assert report.passed, report.problems
+
+
+def test_no_lights_gets_the_studio_rig():
+    scene = trio(lights=())
+    report = exposure(render(scene, mesh_for=mesh_for, width=W, height=H))
+    assert not report.passed and report.crushed.value > 0.9
+
+    scene = fix_exposure(scene, report)
+    assert [light.name for light in scene.lights] == ["key", "fill", "rim"]
+    assert exposure(render(scene, mesh_for=mesh_for, width=W, height=H)).passed
+
+
+def test_camera_too_close_cuts_an_object_and_is_fixed():
+    scene = trio(camera=replace(CAMERA, position=(-0.9, 0.5, 0.9), target=(-0.9, 0.3, 0.0)))
+    result = render(scene, mesh_for=mesh_for, width=W, height=H)
+    report = framing(result, scene)
+    assert not report.passed
+    assert report.object("box").problem == "cut_by_frame"
+    assert report.object("box").edges and "cut by the frame" in report.object("box").reason
+
+    scene = fix_framing(scene, report, result.object_bounds)
+    fixed = framing(render(scene, mesh_for=mesh_for, width=W, height=H), scene)
+    assert fixed.passed, fixed.problems
+
+
+def test_object_behind_the_camera_is_not_visible_and_is_fixed():
+    scene = trio().with_object(box("crate", 4.5, 6.0))  # behind the camera at (2.6, 1.8, 3.4)
+    result = render(scene, mesh_for=mesh_for, width=W, height=H)
+    report = framing(result, scene)
+    assert report.failed == ("crate",)
+    assert report.object("crate").problem == "not_visible"
+    assert report.object("crate").reason == "it is behind the camera"
+
+    scene = fix_framing(scene, report, result.object_bounds)
+    fixed = framing(render(scene, mesh_for=mesh_for, width=W, height=H), scene)
+    assert fixed.passed, fixed.problems
+
+
+def test_hidden_object_names_what_hides_it():
+    scene = trio().with_object(box("tiny", -0.9, -0.05, size=0.2))  # inside the big box
+    report = framing(render(scene, mesh_for=mesh_for, width=W, height=H), scene)
+    assert report.object("tiny").reason == "it is hidden behind 'box'"
+
+
+def test_shadows_on_off_and_mixed_light_kinds():
+    def ground_luma(lights):
+        result = render(trio(lights=lights), mesh_for=mesh_for, width=W, height=H)
+        return luma_of(result, "ground"), result
+
+    key = Light("key", "directional", intensity=6.0, position=(2.0, 4.0, 1.0))
+    fill = Light("fill", "directional", intensity=2.0, position=(-3.0, 2.0, 2.0))
+    shadowed, _ = ground_luma((key, fill))
+    unshadowed, _ = ground_luma(
+        (replace(key, cast_shadows=False), replace(fill, cast_shadows=False))
+    )
+    mixed, _ = ground_luma((key, replace(fill, cast_shadows=False)))
+    assert shadowed < mixed < unshadowed  # shadows darken the ground; the fill's are skipped
+
+    spot = Light("spot", "spot", intensity=40.0, position=(0.0, 3.0, 1.0), outer_cone_deg=90.0)
+    point = Light("bulb", "point", intensity=10.0, position=(1.0, 2.0, 1.5))
+    _, result = ground_luma((spot, point, replace(key, cast_shadows=False)))
+    assert result.color.std() > 10
+    assert any("point light 'bulb' casts no shadow" in note for note in result.notes)
+
+
+def test_an_open_surface_casts_a_shadow():
+    # Shadow passes keep back faces only, except for open (double-sided) meshes: a lone
+    # square facing the light must still shade the ground under it.
+    square = trimesh.Trimesh(
+        vertices=[[-0.5, 0, -0.5], [0.5, 0, -0.5], [0.5, 0, 0.5], [-0.5, 0, 0.5]],
+        faces=[[0, 2, 1], [0, 3, 2]],  # normal +Y, toward the light
+    )
+    assert not square.is_watertight and square.face_normals[0][1] > 0
+
+    def square_for(obj):
+        return square, mesh_for(obj)[1]
+
+    sheet = SceneObject("sheet", Shape("box", {"size": [1, 1, 1]}), Transform((0.0, 1.0, 0.0)))
+    camera = Camera(position=(2.5, 0.6, 2.5), target=(0.0, 0.0, 0.0))
+    sun = Light("sun", "directional", intensity=6.0, position=(0.0, 5.0, 0.0))
+
+    def ground(cast_shadows):
+        scene = Scene(
+            objects=(sheet,), lights=(replace(sun, cast_shadows=cast_shadows),), camera=camera
+        )
+        result = render(scene, mesh_for=square_for, width=W, height=H)
+        return np.where(result.mask("ground"), result.color.astype(float).mean(axis=2), np.nan)
+
+    darker = ground(False) - ground(True)
+    assert np.count_nonzero(darker > 30) > 300  # the 1 m square's shadow (about 900 px)
+
+
+def test_opaque_transparent_and_emissive_materials():
+    red = box("back", 0.0, -0.6, size=0.9, material=Material(base_color=(0.9, 0.1, 0.1)))
+
+    def front(opacity, emissive=(0.0, 0.0, 0.0)):
+        material = Material(base_color=(0.2, 0.4, 0.9), opacity=opacity, emissive=emissive)
+        scene = trio(objects=(red, sphere("front", 0.0, 0.4, 0.3, material)))
+        result = render(scene, mesh_for=mesh_for, width=W, height=H)
+        return result.color[result.mask("front")].astype(float).mean(axis=0), result
+
+    opaque, _ = front(1.0)
+    glass, result = front(0.3)
+    assert result.pixel_counts()["front"] > 500  # glass is still segmented as itself
+    assert glass[0] > opaque[0] + 20  # the red box shows through
+    glowing, _ = front(1.0, emissive=(0.0, 0.0, 1.0))
+    assert glowing[2] > opaque[2] + 20
+
+
+def test_repeated_renders_are_identical_and_reuse_shader_programs():
+    scene = trio()
+    first = render(scene, mesh_for=mesh_for, width=W, height=H)
+    cache = renderer._RENDERERS[(W, H)].offscreen._renderer._program_cache
+    programs = len(cache._programs)
+    second = render(scene, mesh_for=mesh_for, width=W, height=H)
+
+    assert first.segmentation is not None and second.segmentation is not None
+    assert np.array_equal(first.color, second.color)
+    assert np.array_equal(first.segmentation, second.segmentation)
+    assert len(cache._programs) == programs  # pyrender's own cache compiled one per draw call
