@@ -29,6 +29,8 @@ from studio.scene.geometry import object_matrix, object_mesh, world_bounds, worl
 from studio.scene.model import Scene, SceneObject
 
 MeshResolver = Callable[[str], trimesh.Trimesh]
+MIN_OBJECT_PIXELS = 400
+"""An object needs about 20 x 20 pixels of the 1024 x 768 frame to be legible."""
 CHECKS = ("exposure", "framing", "interpenetration", "support", "stability", "scale_sanity")
 
 
@@ -75,7 +77,7 @@ def refine_round(
 
     image = render(scene, mesh_for=mesh_for, width=width, height=height)
     light = exposure(image)
-    frame = framing(image, scene)
+    frame = framing(image, scene, min_pixels=MIN_OBJECT_PIXELS)
     physics = run_checks(scene, world)
     reports: dict[str, dict[str, Any]] = {
         "exposure": light.to_dict(),

@@ -1,0 +1,144 @@
+"""`manage.py create_scene "PROMPT" --out DIR [--rounds N]`: the whole studio agent, offline.
+
+Runs the agent (the offline planner unless a model server is configured) with its refinement
+rounds in this process, printing each step, and writes DIR/scene.glb, DIR/render.png and
+DIR/report.json. Exits 0 only when the run succeeded and its last round passed every check.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from agents.models import Event, Run, Workspace
+from agents.services.execution import run_advance
+from agents.services.options import MAX_ROUNDS, OptionsError
+from agents.services.runs import RunInputError, run_create
+from studio.exports import mesh_resolver
+from studio.models import SceneRevision
+from studio.scene.export import scene_to_glb
+from studio.scene.geometry import object_matrix, object_mesh
+from studio.scene.model import scene_from_dict
+
+CLI_USER = "studio-cli"
+MAX_SLICES = 10_000
+
+
+class Command(BaseCommand):
+    help = "Build a scene from a description with refinement rounds; write GLB, PNG and report."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("prompt")
+        parser.add_argument("--out", required=True, help="Folder for scene.glb, render.png, ...")
+        parser.add_argument("--rounds", type=int, default=4, help=f"1..{MAX_ROUNDS} (default 4)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        _require_migrated()
+        out = Path(options["out"])
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CommandError(f"cannot create {out}: {error}") from error
+        run = self._start(options["prompt"], options["rounds"])
+        self._follow(run)
+        run.refresh_from_db()
+        revisions = list(SceneRevision.objects.filter(run=run).order_by("number"))
+        report = _report(run, revisions)
+        if revisions:
+            self._write_files(out, run.workspace, revisions[-1])
+        (out / "report.json").write_text(json.dumps(report, indent=2, default=str))
+        self.stdout.write(f"wrote {out / 'report.json'}")
+        if report["status"] != "succeeded":
+            raise CommandError(f"the scene did not pass: {run.message or run.status}")
+        self.stdout.write(self.style.SUCCESS("every check passed"))
+
+    def _start(self, prompt: str, rounds: int) -> Run:
+        user, created = User.objects.get_or_create(username=CLI_USER)
+        if created:
+            user.set_unusable_password()
+            user.save()
+        workspace, _ = Workspace.objects.get_or_create(
+            owner=user, name="Command line", kind=Workspace.Kind.STUDIO
+        )
+        try:
+            return run_create(workspace=workspace, prompt=prompt, options={"rounds": rounds})
+        except (RunInputError, OptionsError) as error:
+            raise CommandError(str(error)) from error
+
+    def _follow(self, run: Run) -> None:
+        owner, seen = f"create-scene:{uuid.uuid4().hex[:8]}", 0
+        for _ in range(MAX_SLICES):
+            result = run_advance(run_id=run.pk, owner=owner, max_units=1)
+            for event in Event.objects.filter(run=run, seq__gt=seen).order_by("seq"):
+                seen = event.seq
+                line = _describe(event)
+                if line:
+                    self.stdout.write(line)
+            if result.status == "finished" or not Run.objects.get(pk=run.pk).is_active:
+                return
+        raise CommandError("the run did not finish")
+
+    def _write_files(self, out: Path, workspace: Workspace, revision: SceneRevision) -> None:
+        from studio.rendering.renderer import png, render
+
+        scene = scene_from_dict(revision.scene)
+        resolve = mesh_resolver(workspace)
+        (out / "scene.glb").write_bytes(scene_to_glb(scene, resolve_mesh=resolve))
+        image = render(
+            scene,
+            mesh_for=lambda obj: (
+                object_mesh(obj, resolve_mesh=resolve),
+                object_matrix(obj.transform),
+            ),
+        )
+        (out / "render.png").write_bytes(png(image))
+        self.stdout.write(f"wrote {out / 'scene.glb'} and {out / 'render.png'}")
+
+
+def _require_migrated() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        raise CommandError("the database is not up to date: run `python manage.py migrate` first")
+
+
+def _describe(event: Event) -> str:
+    payload = event.payload
+    if event.type == "tool.call":
+        return f"  -> {payload['name']}({json.dumps(payload['arguments'])[:100]})"
+    if event.type == "round.completed":
+        failed = [name for name, check in payload["checks"].items() if not check["passed"]]
+        verdict = "all checks pass" if not failed else "failing: " + ", ".join(failed)
+        return f"round {payload['round']}: {verdict}"
+    if event.type == "model.message" and payload.get("final"):
+        return str(payload["text"])
+    if event.type in ("run.failed", "run.finished") and payload.get("status") != "succeeded":
+        return f"run {payload.get('status')}: {payload.get('message')}"
+    return ""
+
+
+def _report(run: Run, revisions: list[SceneRevision]) -> dict[str, Any]:
+    rounds = [
+        {key: value for key, value in revision.report.items() if key != "reports"}
+        | {"revision": revision.number}
+        for revision in revisions
+    ]
+    last = rounds[-1] if rounds else {}
+    passed = bool(last.get("passed"))
+    checks = {
+        name: {"passed": check["passed"], "value": check["value"]}
+        for name, check in last.get("checks", {}).items()
+    }
+    return {
+        "status": "succeeded" if run.status == Run.Status.SUCCEEDED and passed else "failed",
+        "run": {"id": run.pk, "status": run.status, "message": run.message},
+        "rounds": rounds,
+        "checks": checks,
+    }
