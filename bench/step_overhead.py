@@ -149,7 +149,7 @@ def budget_for(steps: int) -> Any:
 
 def time_pure(steps: int) -> tuple[list[float], float]:
     """Unit end times through Agent.step with a ListSink; returns (marks, total seconds)."""
-    from agents.registry import get_kind
+    from agents.registry import get_kind, kind_tools
     from agents.runtime import (
         Agent,
         ListSink,
@@ -162,7 +162,7 @@ def time_pure(steps: int) -> tuple[list[float], float]:
     kind = get_kind("studio")
     agent = Agent(
         policy=ScriptedPolicy(make_script(steps), name=PLANNER),
-        tools=ToolRegistry([*kind.tools, make_tool()]),
+        tools=ToolRegistry([*kind_tools(kind), make_tool()]),
         sink=ListSink(),
         artifacts=MemoryArtifacts(),
         budget=budget_for(steps),

@@ -147,6 +147,8 @@
     root.dataset.lastSeq = String(lastSeq);
     const render = renderers[event.type];
     if (render) render(event); else item(event, "note").textContent = event.type;
+    // Other widgets on the page (the studio viewer) follow the run through this DOM event.
+    document.dispatchEvent(new CustomEvent("run-event", { detail: event }));
   }
 
   function connect() {

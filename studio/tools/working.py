@@ -9,8 +9,8 @@ import trimesh
 
 from agents.models import Run
 from agents.runtime import ToolContext, ToolError
-from studio.models import UploadedMesh, WorkingScene
-from studio.scene.mesh_import import import_mesh
+from studio.exports import mesh_resolver as workspace_mesh_resolver
+from studio.models import WorkingScene
 from studio.scene.model import Scene, SceneError, scene_from_dict
 from studio.selectors import revision_current
 
@@ -47,19 +47,8 @@ def rounds_done(context: ToolContext) -> int:
 
 def mesh_resolver(context: ToolContext) -> Callable[[str], trimesh.Trimesh]:
     """Loads `mesh:<id>` refs of meshes uploaded to this run's workspace."""
-    workspace_id = int(context.options.get("workspace_id") or 0)
-
-    def resolve(ref: str) -> trimesh.Trimesh:
-        prefix, _, number = ref.partition(":")
-        upload = None
-        if prefix == "mesh" and number.isdigit():
-            upload = UploadedMesh.objects.filter(pk=int(number), workspace_id=workspace_id).first()
-        if upload is None:
-            raise SceneError(f"no uploaded mesh {ref!r} in this workspace")
-        with upload.file.open("rb") as handle:
-            return import_mesh(handle.read(), upload.name).mesh
-
-    return resolve
+    run = Run.objects.select_related("workspace").get(pk=run_id(context))
+    return workspace_mesh_resolver(run.workspace)
 
 
 def guarded(scene_change: Callable[[], T]) -> T:

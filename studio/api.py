@@ -1,0 +1,384 @@
+"""Studio REST API: a studio workspace's scene, its revisions (read, edit, revert, diff, export)
+and mesh uploads. Thin views: check the workspace is the caller's and a studio one, call one
+service or selector, return. Every error is JSON with a `detail` a person can act on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.http import HttpResponse
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, NotFound
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agents import selectors as agent_selectors
+from agents.models import Workspace
+from studio import exports, selectors
+from studio.models import SceneRevision, UploadedMesh
+from studio.scene.diff import diff_scenes
+from studio.scene.geometry import object_mesh
+from studio.scene.model import SceneError, scene_from_dict
+from studio.services import RevisionError, revision_create, revision_revert
+
+MAX_REVISION_NUMBER = 2**31 - 1
+
+
+class BadRequest(APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = "Bad request."
+    default_code = "bad_request"
+
+
+class Unexportable(APIException):
+    """The revision exists but its scene cannot be written in the asked format."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The scene cannot be exported."
+    default_code = "unexportable"
+
+
+# --- representations ---------------------------------------------------------------------------
+
+
+class RevisionSummarySerializer(serializers.ModelSerializer[SceneRevision]):
+    run = serializers.IntegerField(source="run_id", read_only=True, allow_null=True)
+    passed = serializers.SerializerMethodField()
+    checks_passed = serializers.SerializerMethodField()
+    checks_total = serializers.SerializerMethodField()
+    thumbnail_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SceneRevision
+        fields = [
+            "number",
+            "source",
+            "run",
+            "created_at",
+            "passed",
+            "checks_passed",
+            "checks_total",
+            "thumbnail_url",
+        ]
+        read_only_fields = fields
+
+    def get_passed(self, revision: SceneRevision) -> bool | None:
+        """The round's verdict: the report's `passed`, else whether all its checks passed; null
+        for a revision without checks (an edit, a revert of one)."""
+        report = _report(revision)
+        if isinstance(report.get("passed"), bool):
+            return bool(report["passed"])
+        results = _check_results(report)
+        return all(results) if results else None
+
+    def get_checks_passed(self, revision: SceneRevision) -> int:
+        return sum(1 for passed in _check_results(_report(revision)) if passed)
+
+    def get_checks_total(self, revision: SceneRevision) -> int:
+        return len(_check_results(_report(revision)))
+
+    def get_thumbnail_url(self, revision: SceneRevision) -> str | None:
+        if not revision.thumbnail:
+            return None
+        return export_url(revision, "png")
+
+
+class RevisionSerializer(RevisionSummarySerializer):
+    scene = serializers.JSONField(read_only=True)
+    report = serializers.JSONField(read_only=True)
+
+    class Meta(RevisionSummarySerializer.Meta):
+        fields = [*RevisionSummarySerializer.Meta.fields, "scene", "report"]
+        read_only_fields = fields
+
+
+class SceneSerializer(serializers.ModelSerializer[SceneRevision]):
+    scene = serializers.JSONField(read_only=True)
+
+    class Meta:
+        model = SceneRevision
+        fields = ["number", "source", "created_at", "scene"]
+        read_only_fields = fields
+
+
+class RevisionCreateSerializer(serializers.Serializer[Any]):
+    scene = serializers.JSONField(help_text="The whole scene, as GET revisions/{n} returns it.")
+
+
+class MeshSerializer(serializers.ModelSerializer[UploadedMesh]):
+    ref = serializers.CharField(read_only=True)
+    bounds = serializers.SerializerMethodField()
+    format = serializers.SerializerMethodField()
+    watertight = serializers.SerializerMethodField()
+    units_guess = serializers.SerializerMethodField()
+    scale_to_metres = serializers.SerializerMethodField()
+
+    class Meta:
+        model = UploadedMesh
+        fields = [
+            "id",
+            "ref",
+            "name",
+            "faces",
+            "vertices",
+            "bounds",
+            "format",
+            "watertight",
+            "units_guess",
+            "scale_to_metres",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+    def get_bounds(self, mesh: UploadedMesh) -> list[list[float]] | None:
+        bounds = mesh.metadata.get("bounds")
+        return bounds if isinstance(bounds, list) else None
+
+    def get_format(self, mesh: UploadedMesh) -> str:
+        return str(mesh.metadata.get("format", ""))
+
+    def get_watertight(self, mesh: UploadedMesh) -> bool:
+        return bool(mesh.metadata.get("watertight", False))
+
+    def get_units_guess(self, mesh: UploadedMesh) -> str:
+        return str(mesh.metadata.get("units_guess", "m"))
+
+    def get_scale_to_metres(self, mesh: UploadedMesh) -> float:
+        return float(mesh.metadata.get("scale_to_metres", 1.0))
+
+
+DIFF_SCHEMA = inline_serializer(
+    "SceneDiff",
+    {
+        "added": serializers.ListField(child=serializers.CharField()),
+        "removed": serializers.ListField(child=serializers.CharField()),
+        "changed": serializers.DictField(
+            help_text='object name (or "lights:<name>", "camera", "scene") -> field path -> '
+            "{before, after}"
+        ),
+    },
+)
+
+
+def export_url(revision: SceneRevision, fmt: str) -> str:
+    return reverse(
+        "studio-revision-export",
+        kwargs={"workspace_id": revision.workspace_id, "number": revision.number, "fmt": fmt},
+    )
+
+
+# --- views -------------------------------------------------------------------------------------
+
+
+class SceneView(APIView):
+    @extend_schema(responses=SceneSerializer, summary="The current revision's scene")
+    def get(self, request: Request, workspace_id: str) -> Response:
+        workspace = studio_workspace(request, workspace_id)
+        revision = selectors.revision_current(workspace=workspace)
+        if revision is None:
+            raise NotFound("no scene yet")
+        return Response(SceneSerializer(revision).data)
+
+
+class RevisionListView(APIView):
+    @extend_schema(responses=RevisionSummarySerializer(many=True), summary="Every revision")
+    def get(self, request: Request, workspace_id: str) -> Response:
+        workspace = studio_workspace(request, workspace_id)
+        revisions = selectors.revision_list(workspace=workspace)
+        return Response(RevisionSummarySerializer(revisions, many=True).data)
+
+    @extend_schema(
+        request=RevisionCreateSerializer,
+        responses={201: RevisionSerializer},
+        summary="Store an edited scene as the next revision",
+    )
+    def post(self, request: Request, workspace_id: str) -> Response:
+        workspace = studio_workspace(request, workspace_id)
+        data = request.data
+        scene = data.get("scene") if isinstance(data, dict) else None
+        if not isinstance(scene, dict):
+            raise BadRequest('send {"scene": {...}}: the whole scene as a JSON object')
+        try:
+            valid = scene_from_dict(scene)
+            exports.check_mesh_refs(workspace, scene)
+            resolver = exports.mesh_resolver(workspace)
+            for item in valid.objects:
+                object_mesh(item, resolve_mesh=resolver)  # every shape can be built
+            revision = revision_create(workspace=workspace, scene=valid, source="edit")
+        except SceneError as error:
+            raise BadRequest(str(error)) from error
+        return Response(RevisionSerializer(revision).data, status=status.HTTP_201_CREATED)
+
+
+class RevisionDetailView(APIView):
+    @extend_schema(responses=RevisionSerializer, summary="One revision: its scene and report")
+    def get(self, request: Request, workspace_id: str, number: str) -> Response:
+        workspace = studio_workspace(request, workspace_id)
+        return Response(RevisionSerializer(revision_or_404(workspace, number)).data)
+
+
+class RevisionRevertView(APIView):
+    @extend_schema(
+        request=None,
+        responses={201: RevisionSerializer},
+        summary="Make this revision's scene current again, as a new revision",
+    )
+    def post(self, request: Request, workspace_id: str, number: str) -> Response:
+        workspace = studio_workspace(request, workspace_id)
+        try:
+            revision = revision_revert(workspace=workspace, number=int(number))
+        except RevisionError as error:
+            raise NotFound(str(error)) from error
+        return Response(RevisionSerializer(revision).data, status=status.HTTP_201_CREATED)
+
+
+class _AnyAccept(DefaultContentNegotiation):
+    """Files are served whatever the Accept header says; errors are JSON."""
+
+    def select_renderer(
+        self,
+        request: Request,
+        renderers: Iterable[BaseRenderer],
+        format_suffix: str | None = None,
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, str(renderer.media_type)
+
+
+class RevisionExportView(APIView):
+    content_negotiation_class = _AnyAccept
+
+    @extend_schema(
+        responses={
+            (200, "model/gltf-binary"): OpenApiTypes.BINARY,
+            (200, "application/zip"): OpenApiTypes.BINARY,
+            (200, "model/stl"): OpenApiTypes.BINARY,
+            (200, "image/png"): OpenApiTypes.BINARY,
+        },
+        summary="The revision as GLB, OBJ + MTL (zip), STL, or its render (PNG)",
+        operation_id="studio_revision_export",
+    )
+    def get(self, request: Request, workspace_id: str, number: str, fmt: str) -> HttpResponse:
+        workspace = studio_workspace(request, workspace_id)
+        revision = revision_or_404(workspace, number)
+        try:
+            data = exports.revision_export(revision, fmt)
+        except exports.NoRender as error:
+            raise NotFound(str(error)) from error
+        except SceneError as error:
+            raise Unexportable(
+                f"revision {revision.number} cannot be exported as {fmt.upper()}: {error}"
+            ) from error
+        kind = exports.FORMATS[fmt]
+        response = HttpResponse(data, content_type=kind.content_type)
+        filename = exports.export_filename(revision, fmt)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        response["Cache-Control"] = "private, max-age=3600"  # a revision never changes
+        return response
+
+
+class DiffView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("a", int, required=True, description="The revision before."),
+            OpenApiParameter("b", int, required=True, description="The revision after."),
+        ],
+        responses=DIFF_SCHEMA,
+        summary="What changed from revision a to revision b",
+    )
+    def get(self, request: Request, workspace_id: str) -> Response:
+        workspace = studio_workspace(request, workspace_id)
+        a, b = (_revision_param(request, name) for name in ("a", "b"))
+        found = {}
+        for number in (a, b):
+            revision = selectors.revision_get(workspace=workspace, number=number)
+            if revision is None:
+                raise BadRequest(f"no revision {number} in this workspace")
+            found[number] = revision
+        return Response(diff_scenes(found[a].scene, found[b].scene).to_dict())
+
+
+class MeshUploadView(APIView):
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(
+        request={
+            "multipart/form-data": {
+                "type": "object",
+                "properties": {"file": {"type": "string", "format": "binary"}},
+                "required": ["file"],
+            }
+        },
+        responses={201: MeshSerializer},
+        summary="Upload a mesh (GLB, glTF, OBJ, STL, PLY) for mesh shapes to use by its ref",
+    )
+    def post(self, request: Request, workspace_id: str) -> Response:
+        workspace = studio_workspace(request, workspace_id)
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise BadRequest("upload the mesh file as multipart form field 'file'")
+        filename = upload.name or ""
+        too_big = exports.upload_too_big(filename, upload.size or 0)
+        if too_big is not None:
+            raise BadRequest(str(too_big))
+        try:
+            mesh = exports.mesh_upload(workspace=workspace, data=upload.read(), filename=filename)
+        except SceneError as error:  # MeshImportError is one
+            raise BadRequest(str(error)) from error
+        return Response(MeshSerializer(mesh).data, status=status.HTTP_201_CREATED)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def studio_workspace(request: Request, workspace_id: str) -> Workspace:
+    """The caller's workspace, which must be a studio one; another user's does not exist."""
+    workspace = (
+        agent_selectors.workspace_list(user=request.user).filter(pk=int(workspace_id)).first()
+    )
+    if workspace is None:
+        raise NotFound("No such workspace.")
+    if workspace.kind != Workspace.Kind.STUDIO:
+        raise NotFound(
+            f"Workspace {workspace.pk} is a {workspace.get_kind_display()} workspace; "
+            "scenes live in studio workspaces."
+        )
+    return workspace
+
+
+def revision_or_404(workspace: Workspace, number: str) -> SceneRevision:
+    revision = selectors.revision_get(workspace=workspace, number=int(number))
+    if revision is None:
+        raise NotFound(f"no revision {number} in this workspace")
+    return revision
+
+
+def _revision_param(request: Request, name: str) -> int:
+    raw = request.query_params.get(name, "")
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_REVISION_NUMBER:
+        raise BadRequest(f"{name} must be a revision number (e.g. ?a=1&b=3), not {raw!r}")
+    return int(raw)
+
+
+def _report(revision: SceneRevision) -> dict[str, Any]:
+    return revision.report if isinstance(revision.report, dict) else {}
+
+
+def _check_results(report: dict[str, Any]) -> list[bool]:
+    checks = report.get("checks")
+    if not isinstance(checks, dict):
+        return []
+    return [
+        bool(check.get("passed"))
+        for check in checks.values()
+        if isinstance(check, dict) and "passed" in check
+    ]

@@ -1,0 +1,183 @@
+"""A revision as downloadable files, uploaded meshes as scene refs, and the upload limits.
+
+Mesh shapes name an upload as `{"kind": "mesh", "params": {"ref": "mesh:<id>"}}`; `mesh_resolver`
+loads such refs, only from the workspace's own uploads, for geometry, exports and checks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+import trimesh
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils.text import slugify
+
+from agents.models import Workspace
+from studio.models import SceneRevision, UploadedMesh
+from studio.scene.export import scene_to_glb, scene_to_obj, scene_to_stl
+from studio.scene.geometry import MeshResolver
+from studio.scene.mesh_import import FORMATS as MESH_FORMATS
+from studio.scene.mesh_import import MeshImportError, import_mesh
+from studio.scene.model import SceneError, scene_from_dict
+
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+MAX_UPLOAD_FACES = 500_000
+
+MESH_REF = re.compile(r"^mesh:([0-9]{1,18})$")
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    extension: str
+    content_type: str
+    suffix: str
+    """What the download's file name ends with."""
+
+
+FORMATS: dict[str, ExportFormat] = {
+    "glb": ExportFormat("glb", "model/gltf-binary", ".glb"),
+    "obj": ExportFormat("obj", "application/zip", "-obj.zip"),
+    "stl": ExportFormat("stl", "model/stl", ".stl"),
+    "png": ExportFormat("png", "image/png", ".png"),
+}
+
+
+class NoRender(LookupError):
+    """The revision has no rendered image."""
+
+
+def mesh_resolver(workspace: Workspace) -> MeshResolver:
+    """Loads `mesh:<id>` refs from the workspace's uploads (each file read once per resolver)."""
+    loaded: dict[str, trimesh.Trimesh] = {}
+
+    def resolve(ref: str) -> trimesh.Trimesh:
+        key = ref.strip()
+        if key not in loaded:
+            match = MESH_REF.match(key)
+            if match is None:
+                raise SceneError(f"mesh ref {ref!r} must look like 'mesh:<id>' (an upload's ref)")
+            row = UploadedMesh.objects.filter(workspace=workspace, pk=int(match[1])).first()
+            if row is None:
+                raise SceneError(f"mesh {key!r} is not uploaded to this workspace")
+            with row.file.open("rb") as handle:
+                data = handle.read()
+            loaded[key] = import_mesh(
+                data, row.name, max_bytes=MAX_UPLOAD_BYTES, max_faces=MAX_UPLOAD_FACES
+            ).mesh
+        return loaded[key]
+
+    return resolve
+
+
+def mesh_refs(scene: dict[str, Any]) -> list[tuple[str, str]]:
+    """(object name, ref) of every mesh shape in a stored scene, booleans' operands included."""
+    found: list[tuple[str, str]] = []
+
+    def visit(shape: Any, owner: str) -> None:
+        if not isinstance(shape, dict):
+            return
+        params = shape.get("params")
+        params = params if isinstance(params, dict) else {}
+        if shape.get("kind") == "mesh":
+            found.append((owner, str(params.get("ref", ""))))
+        elif shape.get("kind") == "boolean":
+            visit(params.get("a"), owner)
+            visit(params.get("b"), owner)
+
+    for item in scene.get("objects") or []:
+        if isinstance(item, dict):
+            visit(item.get("shape"), str(item.get("name", "")))
+    return found
+
+
+def check_mesh_refs(workspace: Workspace, scene: dict[str, Any]) -> None:
+    """SceneError naming the object whose mesh ref is not one of the workspace's uploads."""
+    for owner, ref in mesh_refs(scene):
+        match = MESH_REF.match(ref.strip())
+        if match is None:
+            raise SceneError(f"object {owner!r}: mesh ref {ref!r} must look like 'mesh:<id>'")
+        if not UploadedMesh.objects.filter(workspace=workspace, pk=int(match[1])).exists():
+            raise SceneError(f"object {owner!r}: mesh {ref!r} is not uploaded to this workspace")
+
+
+def export_filename(revision: SceneRevision, fmt: str) -> str:
+    base = slugify(revision.workspace.name) or "scene"
+    return f"{base}-r{revision.number}{FORMATS[fmt].suffix}"
+
+
+def revision_export(revision: SceneRevision, fmt: str) -> bytes:
+    """The revision's scene as GLB, OBJ + MTL (zip) or STL, or its render (PNG).
+
+    SceneError says why a scene cannot be exported (no objects for OBJ/STL, a missing mesh);
+    NoRender when a PNG is asked of a revision that was never rendered.
+    """
+    if fmt == "png":
+        if not revision.thumbnail:
+            raise NoRender(f"revision {revision.number} has no render")
+        with revision.thumbnail.open("rb") as handle:
+            image: bytes = handle.read()
+        return image
+    scene = scene_from_dict(revision.scene)
+    resolver = mesh_resolver(revision.workspace)
+    if fmt == "glb":
+        return scene_to_glb(scene, resolve_mesh=resolver)
+    if fmt == "obj":
+        return scene_to_obj(scene, resolve_mesh=resolver)
+    if fmt == "stl":
+        return scene_to_stl(scene, resolve_mesh=resolver)
+    raise ValueError(f"unknown export format {fmt!r}")
+
+
+def mesh_upload(*, workspace: Workspace, data: bytes, filename: str) -> UploadedMesh:
+    """Check and store an uploaded mesh; MeshImportError says why it cannot be used (nothing is
+    stored then)."""
+    imported = import_mesh(data, filename, max_bytes=MAX_UPLOAD_BYTES, max_faces=MAX_UPLOAD_FACES)
+    name = _safe_name(filename, imported.format)
+    low, high = imported.bounds
+    with transaction.atomic():
+        mesh = UploadedMesh(
+            workspace=workspace,
+            name=name,
+            faces=imported.faces,
+            vertices=imported.vertices,
+            metadata={
+                "format": imported.format,
+                "bounds": [list(low), list(high)],
+                "extents": list(imported.extents),
+                "watertight": imported.watertight,
+                "units_guess": imported.units_guess,
+                "scale_to_metres": imported.scale_to_metres,
+                "bytes": len(data),
+            },
+        )
+        mesh.file.save(name, ContentFile(data), save=False)
+        mesh.save()
+    return mesh
+
+
+def upload_too_big(filename: str, size: int) -> MeshImportError | None:
+    """The error for an upload over the byte limit, told before its bytes are read."""
+    if size <= MAX_UPLOAD_BYTES:
+        return None
+    name = PurePosixPath(filename.replace("\\", "/")).name[:100] or "the file"
+    return MeshImportError(f"{name} is {_size(size)}; the limit is {_size(MAX_UPLOAD_BYTES)}")
+
+
+def _size(count: int) -> str:
+    """Bytes as a person reads them: 50 MB is the 50 MiB limit, as the upload form says."""
+    for unit, scale in (("MB", 2**20), ("kB", 2**10)):
+        if count >= scale:
+            return f"{count / scale:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{count} bytes"
+
+
+def _safe_name(filename: str, fmt: str) -> str:
+    """The upload's base name reduced to safe characters, keeping a mesh extension."""
+    base = PurePosixPath(filename.replace("\\", "/")).name
+    stem, suffix = PurePosixPath(base).stem, PurePosixPath(base).suffix.lower().lstrip(".")
+    stem = re.sub(r"[^\w.\-]+", "_", stem).strip("._")[:80] or "mesh"
+    return f"{stem}.{suffix if suffix in MESH_FORMATS else fmt}"
