@@ -1,8 +1,9 @@
 """The studio's agent tools: thin wrappers over the scene, rendering and physics code."""
 
+from studio.tools.design_tool import DESIGN_TOOL
 from studio.tools.round_tools import ROUND_TOOLS
 from studio.tools.scene_tools import SCENE_TOOLS
 
-STUDIO_TOOLS = (*ROUND_TOOLS, *SCENE_TOOLS)
+STUDIO_TOOLS = (*ROUND_TOOLS, DESIGN_TOOL, *SCENE_TOOLS)
 
 __all__ = ["STUDIO_TOOLS"]

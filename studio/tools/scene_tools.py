@@ -51,7 +51,7 @@ PHYSICS = {
 NAME = {"type": "string", "minLength": 1, "maxLength": 100}
 
 
-def _colour(value: Any) -> list[float]:
+def colour_value(value: Any) -> list[float]:
     if isinstance(value, str):
         match = re.fullmatch(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})", value)
         if not match:
@@ -73,9 +73,9 @@ def _material_dict(current: dict[str, Any], changes: dict[str, Any]) -> dict[str
             opacity=base.opacity,
         )
     if "color" in changes:
-        material["base_color"] = _colour(changes["color"])
+        material["base_color"] = colour_value(changes["color"])
     if "emissive" in changes:
-        material["emissive"] = _colour(changes["emissive"])
+        material["emissive"] = colour_value(changes["emissive"])
     for key in ("metallic", "roughness", "opacity"):
         if key in changes:
             material[key] = changes[key]
@@ -211,7 +211,7 @@ def add_light(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]
     data = scene.to_dict()
     light = {key: value for key, value in arguments.items() if key != "color"}
     if "color" in arguments:
-        light["color"] = _colour(arguments["color"])
+        light["color"] = colour_value(arguments["color"])
     data["lights"] = [item for item in data["lights"] if item["name"] != arguments["name"]]
     data["lights"].append(light)
     new = guarded(lambda: scene_from_dict(data))
