@@ -42,6 +42,11 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.databases import create_database, drop_database  # noqa: E402
+
 GOAL_P95_MS = 50.0
 OWNER = "bench-event-latency"
 
@@ -54,24 +59,6 @@ def percentile(values: Sequence[float], pct: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(pct / 100 * len(ordered)))
     return ordered[rank - 1]
-
-
-def create_database(server_url: str, prefix: str) -> tuple[str, str]:
-    """Create a throwaway database on the server of server_url; return (its URL, its name)."""
-    import psycopg
-
-    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    parts = urlsplit(server_url)
-    return urlunsplit(parts._replace(path=f"/{name}")), name
-
-
-def drop_database(server_url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def cpu_seconds(pid: int) -> float:

@@ -34,13 +34,17 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.databases import create_database, drop_database  # noqa: E402
+
 GOAL_MS = 5.0
 PLANNER = "bench-scripted"
 OWNER = "bench-step-overhead"
@@ -63,24 +67,6 @@ def summary(values: Sequence[float]) -> dict[str, float]:
         "mean": statistics.fmean(values),
         "max": max(values),
     }
-
-
-def create_database(server_url: str, prefix: str) -> tuple[str, str]:
-    """Create a throwaway database on the server of server_url; return (its URL, its name)."""
-    import psycopg
-
-    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    parts = urlsplit(server_url)
-    return urlunsplit(parts._replace(path=f"/{name}")), name
-
-
-def drop_database(server_url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def configure_django(*, var_dir: str, database_url: str, redis_url: str) -> None:

@@ -9,24 +9,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 Vec3 = tuple[float, float, float]
 Color = tuple[float, float, float]
 
-SHAPES = (
-    "box",
-    "sphere",
-    "cylinder",
-    "cone",
-    "capsule",
-    "torus",
-    "plane",
-    "extrusion",
-    "revolve",
-    "boolean",
-    "mesh",
-)
 ShapeKind = Literal[
     "box",
     "sphere",
@@ -40,6 +27,7 @@ ShapeKind = Literal[
     "boolean",
     "mesh",
 ]
+SHAPES: tuple[str, ...] = get_args(ShapeKind)
 CollisionShape = Literal["box", "convex", "mesh"]
 LightKind = Literal["directional", "point", "spot"]
 MAX_SIZE_M = 1000.0

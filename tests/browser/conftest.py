@@ -16,6 +16,8 @@ from tests.integration.stack import Stack, embedded, report_logs_on_failure
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
+    "--use-angle=swiftshader",  # WebGL for the studio viewer, on the CPU
+    "--enable-unsafe-swiftshader",
     "--headless",
     "--no-sandbox",
     "--disable-gpu",

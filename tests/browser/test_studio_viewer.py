@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.integration.stack import Stack
 
 pytestmark = pytest.mark.browser
@@ -25,7 +24,6 @@ pytestmark = pytest.mark.browser
 SCREENSHOT_COPY = "BROWSER_SCREENSHOT_DIR"  # where a copy of the screenshots goes, if set
 # WebGL without a GPU: ANGLE on SwiftShader. Chromium still falls back to it by itself today, but
 # is phasing that out unless asked, so ask.
-WEBGL_ARGS = [*CHROMIUM_ARGS, "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
 
 CRATE: dict[str, Any] = {
     "name": "crate",
@@ -49,22 +47,6 @@ SCENE: dict[str, Any] = {
     "ground_size": 8,
     "background": [0.05, 0.06, 0.08],
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Chromium with WebGL on SwiftShader (the module's own; the app fixture uses it)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=WEBGL_ARGS
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def with_crate_at(translation: list[float]) -> dict[str, Any]:
