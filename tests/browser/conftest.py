@@ -16,8 +16,6 @@ from tests.integration.stack import Stack, embedded, report_logs_on_failure
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--use-angle=swiftshader",  # WebGL for the studio viewer, on the CPU
-    "--enable-unsafe-swiftshader",
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
@@ -26,6 +24,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--use-angle=swiftshader",  # WebGL for the studio viewer, on the CPU
+    "--enable-unsafe-swiftshader",
 ]
 
 

@@ -7,21 +7,18 @@ import base64
 import copy
 import io
 import json
-import os
 import re
-import shutil
 import struct
-import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser.pages import problems, save_screenshot, sign_up_and_open_workspace
 from tests.integration.stack import Stack
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOT_COPY = "BROWSER_SCREENSHOT_DIR"  # where a copy of the screenshots goes, if set
 # WebGL without a GPU: ANGLE on SwiftShader. Chromium still falls back to it by itself today, but
 # is phasing that out unless asked, so ask.
 
@@ -53,24 +50,6 @@ def with_crate_at(translation: list[float]) -> dict[str, Any]:
     scene = copy.deepcopy(SCENE)
     scene["objects"][0]["transform"]["translation"] = translation
     return scene
-
-
-def sign_up_with_studio(page, name: str) -> int:
-    username = f"user{uuid.uuid4().hex[:8]}"
-    password = f"Pw-{uuid.uuid4().hex}"
-    page.goto("/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password1]", password)
-    page.fill("input[name=password2]", password)
-    page.click("button[type=submit]:has-text('Create account')")
-    page.wait_for_url(re.compile(r"/workspaces/$"))
-    page.fill("input[name=name]", name)
-    page.select_option("select[name=kind]", "studio")
-    page.click("button[type=submit]:has-text('Create')")
-    page.wait_for_url(re.compile(r"/workspaces/\d+/$"))
-    match = re.search(r"/workspaces/(\d+)/", page.url)
-    assert match
-    return int(match.group(1))
 
 
 def api(page, method: str, path: str, body: Any = None) -> dict[str, Any]:
@@ -163,30 +142,8 @@ def changed_fraction(before, after) -> float:
     return sum(histogram[1:]) / (before.width * before.height)
 
 
-def problems(page, allowed: tuple[str, ...] = ()) -> list[str]:
-    return [
-        line
-        for line in page.console_messages
-        if (
-            line.startswith(("page error", "http error"))
-            or (line.startswith("error") and "Failed to load resource" not in line)
-        )
-        and not any(text in line for text in allowed)
-    ]
-
-
-def save_screenshot(page, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    copy_to = os.environ.get(SCREENSHOT_COPY)
-    if copy_to:
-        Path(copy_to).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(copy_to) / path.name)
-    return path
-
-
 def test_viewer_draws_the_scene_and_follows_a_round(page, app: Stack, tmp_path: Path) -> None:
-    workspace = sign_up_with_studio(page, "Toy room")
+    workspace = sign_up_and_open_workspace(page, "Toy room", "studio")
     assert post_scene(page, workspace, SCENE) == 1
 
     page.reload()
@@ -224,7 +181,7 @@ def test_the_timeline_passes_each_event_to_the_page(page, app: Stack) -> None:
         """window.__runEvents = [];
         document.addEventListener("run-event", (e) => window.__runEvents.push(e.detail));"""
     )
-    sign_up_with_studio(page, "Sums")
+    sign_up_and_open_workspace(page, "Sums", "studio")
     page.fill("#id_prompt", "what is 17*23+4 and 2**10")
     page.click("#ask-form button[type=submit]")
     page.wait_for_selector("#run[data-status=succeeded]")
@@ -241,7 +198,7 @@ def test_the_timeline_passes_each_event_to_the_page(page, app: Stack) -> None:
 
 
 def test_history_compare_revert_and_uploads(page, app: Stack, tmp_path: Path) -> None:
-    workspace = sign_up_with_studio(page, "Shelf")
+    workspace = sign_up_and_open_workspace(page, "Shelf", "studio")
     post_scene(page, workspace, {**SCENE, "objects": [CRATE]})
     add_rendered_round(app, workspace, SCENE)
     page.reload()

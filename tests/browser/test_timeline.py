@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import uuid
 from pathlib import Path
 
 import pytest
 
+from tests.browser.pages import problems, save_screenshot, sign_up_and_open_workspace
 from tests.integration.stack import Stack
 
 pytestmark = pytest.mark.browser
 
 ARITHMETIC = "what is 17*23+4 and 2**10"
-SCREENSHOT_COPY = "BROWSER_SCREENSHOT_DIR"  # where a copy of the screenshots goes, if set
-
-
-def sign_up_and_open_workspace(page, name: str) -> None:
-    username = f"user{uuid.uuid4().hex[:8]}"
-    password = f"Pw-{uuid.uuid4().hex}"
-    page.goto("/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password1]", password)
-    page.fill("input[name=password2]", password)
-    page.click("button[type=submit]:has-text('Create account')")
-    page.wait_for_url(re.compile(r"/workspaces/$"))
-    assert username in page.inner_text("header")
-    page.fill("input[name=name]", name)
-    page.select_option("select[name=kind]", "finance")
-    page.click("button[type=submit]:has-text('Create')")
-    page.wait_for_url(re.compile(r"/workspaces/\d+/$"))
-    assert page.inner_text("aside h2") == name
 
 
 def timeline_seqs(page) -> tuple[list[int], list[int]]:
@@ -44,28 +24,8 @@ def timeline_seqs(page) -> tuple[list[int], list[int]]:
     return [seq for seq, _ in items], [result for _, result in items if result]
 
 
-def problems(page) -> list[str]:
-    """Script errors and failed requests the page met (a missing favicon is not one)."""
-    return [
-        line
-        for line in page.console_messages
-        if line.startswith(("page error", "http error"))
-        or (line.startswith("error") and "Failed to load resource" not in line)
-    ]
-
-
-def save_screenshot(page, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    copy_to = os.environ.get(SCREENSHOT_COPY)
-    if copy_to:
-        Path(copy_to).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(copy_to) / path.name)
-    return path
-
-
 def test_run_streams_into_timeline_and_survives_reload(page, app: Stack, tmp_path: Path) -> None:
-    sign_up_and_open_workspace(page, "Arithmetic studio")
+    sign_up_and_open_workspace(page, "Arithmetic", "finance")
 
     page.fill("#id_prompt", ARITHMETIC)
     page.click("#ask-form button[type=submit]")
@@ -95,7 +55,7 @@ def test_run_streams_into_timeline_and_survives_reload(page, app: Stack, tmp_pat
 
 
 def test_cancel_a_slow_run_from_the_page(page, app: Stack, tmp_path: Path) -> None:
-    sign_up_and_open_workspace(page, "Slow studio")
+    sign_up_and_open_workspace(page, "Slow counts", "finance")
     workspace_id = int(re.search(r"/workspaces/(\d+)/", page.url).group(1))
 
     # The page's form has no planner choice: start the run through the REST API with the
