@@ -1,0 +1,141 @@
+"""Find the pages that hold the three primary statements, using pypdfium2 page texts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
+# Titles are matched on the page head with all whitespace removed ("Incom e" -> "income").
+_TITLES: dict[str, re.Pattern[str]] = {
+    "income_statement": re.compile(
+        r"statements?of(consolidated)?(income|operations|earnings)(?!and)|incomestatements?"
+    ),
+    "balance_sheet": re.compile(r"balancesheets?|statements?of(consolidated)?financialposition"),
+    "cash_flow": re.compile(r"statements?of(consolidated)?cashflows?|cashflowsstatements?"),
+}
+_REJECT_HEAD = re.compile(
+    r"comprehensive|changesin|shareholders['\u2019]?equity|stockholders['\u2019]?equity|notesto|"
+    r"selectedfinancial|reportofindependent|quarterly|unaudited"
+)
+_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "income_statement": (
+        "net income",
+        "net earnings",
+        "revenue",
+        "sales",
+        "income tax",
+        "per share",
+        "operating",
+        "cost of",
+    ),
+    "balance_sheet": (
+        "total assets",
+        "total current assets",
+        "total liabilities",
+        "total current liabilities",
+        "equity",
+        "accounts payable",
+        "property",
+        "cash and cash equivalents",
+    ),
+    "cash_flow": (
+        "operating activities",
+        "investing activities",
+        "financing activities",
+        "depreciation",
+        "cash equivalents",
+        "dividends",
+        "net income",
+    ),
+}
+_NUMBER = re.compile(r"\(?\d[\d,]*\d\)?")
+_HEAD_LINES = 8
+
+
+@dataclass(frozen=True)
+class StatementPages:
+    income_statement: list[int]
+    balance_sheet: list[int]
+    cash_flow: list[int]
+
+    def as_dict(self) -> dict[str, list[int]]:
+        return {
+            "income_statement": self.income_statement,
+            "balance_sheet": self.balance_sheet,
+            "cash_flow": self.cash_flow,
+        }
+
+
+def page_texts(source: str | bytes) -> list[str]:
+    pdf = pdfium.PdfDocument(source)
+    try:
+        texts: list[str] = []
+        for i in range(len(pdf)):
+            page = pdf[i]
+            textpage = page.get_textpage()
+            texts.append(str(textpage.get_text_range()))
+            textpage.close()
+            page.close()
+        return texts
+    finally:
+        pdf.close()
+
+
+def _head(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    lines = [ln for ln in lines if ln.strip().lower() != "table of contents"]
+    return re.sub(r"\s+", "", " ".join(lines[:_HEAD_LINES])).lower()
+
+
+def score_page(text: str, statement: str) -> float:
+    """How much a page looks like the statement itself (0 when the title is not in its head)."""
+    head = _head(text)
+    title = _TITLES[statement].search(head)
+    if title is None:
+        return 0.0
+    # "Statements of Comprehensive Income", "Notes to ...": rejected. A balance sheet's head may
+    # already show "stockholders' equity" rows, so there only words before the title count.
+    window = head[: title.start()] if statement == "balance_sheet" else head[: title.end() + 40]
+    if _REJECT_HEAD.search(window):
+        return 0.0
+    if re.search(r"\.{6,}", text) and len(re.findall(r"\.{6,}", text)) > 5:
+        return 0.0  # table of contents with dot leaders
+    lower = re.sub(r"\s+", " ", text.lower())
+    numbers = len(_NUMBER.findall(text))
+    if numbers < 15:
+        return 0.0
+    hits = sum(1 for kw in _KEYWORDS[statement] if kw in lower)
+    return hits * 10.0 + min(numbers, 80) + (20.0 if title.start() < 80 else 0.0)
+
+
+def _continues(text: str) -> bool:
+    """A page that carries a statement on: "(continued)", or a bare period header and numbers."""
+    head = _head(text)
+    if "continued" in head[:300]:
+        return True
+    if any(t.search(head) for t in _TITLES.values()) or _REJECT_HEAD.search(head):
+        return False
+    lines = [ln for ln in text.splitlines() if ln.strip()][:4]
+    periodic = re.search(
+        r"years?ended|asof|atdecember", re.sub(r"\s+", "", " ".join(lines)).lower()
+    )
+    return periodic is not None and len(_NUMBER.findall(text)) >= 15
+
+
+def locate_statements(texts: list[str]) -> StatementPages:
+    found: dict[str, list[int]] = {}
+    for statement in _TITLES:
+        scored = [(score_page(t, statement), i) for i, t in enumerate(texts)]
+        scored = [s for s in scored if s[0] > 0]
+        if not scored:
+            found[statement] = []
+            continue
+        best = max(scored, key=lambda s: (s[0], -s[1]))[1]
+        pages = [best]
+        nxt = best + 1
+        if nxt < len(texts) and _continues(texts[nxt]):
+            pages.append(nxt)
+        found[statement] = pages
+    return StatementPages(**found)
