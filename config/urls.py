@@ -22,6 +22,7 @@ urlpatterns = [
     path("workspaces/<int:workspace_id>/", agent_views.workspace_detail, name="workspace-detail"),
     path("runs/<int:run_id>/cancel/", agent_views.run_cancel_view, name="run-cancel"),
     path("api/v1/studio/", include("studio.urls")),
+    path("api/v1/finance/", include("finance.urls")),
     path("api/v1/", include("agents.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
