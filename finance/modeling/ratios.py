@@ -227,61 +227,63 @@ def cash_conversion_cycle(data: Any, year: str) -> Result:
     return Derived("cash_conversion_cycle", value, "days", "dso + dio - dpo", inputs, year)
 
 
-def working_capital(data: Any, year: str) -> Result:
+def _difference(data: Any, year: str, name: str, a: tuple[str, str], b: tuple[str, str]) -> Result:
+    """`a - b` of two line items of one year, in the statements' unit."""
     s = _as_statements(data)
-    got = _need(s, year, (BS, "total_current_assets"), (BS, "total_current_liabilities"))
+    got = _need(s, year, a, b)
     if isinstance(got, str):
-        return Missing("working_capital", got, year)
-    assets, liabilities = got
-    formula = "total_current_assets - total_current_liabilities"
-    return Derived("working_capital", assets.value - liabilities.value, s.unit, formula, got, year)
+        return Missing(name, got, year)
+    first, second = got
+    formula = f"{a[1]} - {b[1]}"
+    return Derived(name, first.value - second.value, s.unit, formula, got, year)
+
+
+def _quotient(
+    data: Any, year: str, name: str, a: tuple[str, str], b: tuple[str, str], unit: str
+) -> Result:
+    """`a / b` of two line items of one year; a zero or negative denominator is Missing."""
+    s = _as_statements(data)
+    got = _need(s, year, a, b)
+    if isinstance(got, str):
+        return Missing(name, got, year)
+    top, bottom = got
+    formula = f"{a[1]} / {b[1]}"
+    return _ratio(
+        name, year, top.value, bottom.value, formula, got, unit, positive_denominator=True
+    )
+
+
+def working_capital(data: Any, year: str) -> Result:
+    return _difference(
+        data,
+        year,
+        "working_capital",
+        (BS, "total_current_assets"),
+        (BS, "total_current_liabilities"),
+    )
 
 
 def debt_to_equity(data: Any, year: str) -> Result:
-    s = _as_statements(data)
-    got = _need(s, year, (BS, "long_term_debt"), (BS, "shareholders_equity"))
-    if isinstance(got, str):
-        return Missing("debt_to_equity", got, year)
-    debt, equity = got
-    formula = "long_term_debt / shareholders_equity"
-    return _ratio(
-        "debt_to_equity",
-        year,
-        debt.value,
-        equity.value,
-        formula,
-        got,
-        "x",
-        positive_denominator=True,
+    return _quotient(
+        data, year, "debt_to_equity", (BS, "long_term_debt"), (BS, "shareholders_equity"), "x"
     )
 
 
 def liabilities_to_assets(data: Any, year: str) -> Result:
-    s = _as_statements(data)
-    got = _need(s, year, (BS, "total_liabilities"), (BS, "total_assets"))
-    if isinstance(got, str):
-        return Missing("liabilities_to_assets", got, year)
-    liabilities, assets = got
-    formula = "total_liabilities / total_assets"
-    return _ratio(
-        "liabilities_to_assets",
+    return _quotient(
+        data,
         year,
-        liabilities.value,
-        assets.value,
-        formula,
-        got,
-        positive_denominator=True,
+        "liabilities_to_assets",
+        (BS, "total_liabilities"),
+        (BS, "total_assets"),
+        "ratio",
     )
 
 
 def free_cash_flow(data: Any, year: str) -> Result:
-    s = _as_statements(data)
-    got = _need(s, year, (CF, "operating_cash_flow"), (CF, "capital_expenditure"))
-    if isinstance(got, str):
-        return Missing("free_cash_flow", got, year)
-    ocf, capex = got
-    formula = "operating_cash_flow - capital_expenditure"
-    return Derived("free_cash_flow", ocf.value - capex.value, s.unit, formula, got, year)
+    return _difference(
+        data, year, "free_cash_flow", (CF, "operating_cash_flow"), (CF, "capital_expenditure")
+    )
 
 
 def fcf_conversion(data: Any, year: str) -> Result:

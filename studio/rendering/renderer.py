@@ -31,7 +31,7 @@ live in `_gl.py`):
   (one cache belongs to one renderer, which owns one context);
 * the emissive factor is multiplied in twice (`emissive * emissive_factor`), so we pass its
   square root;
-* point lights cannot cast shadows (pyrender raises NotImplementedError), so they never do, and
+* point lights cannot cast shadows (pyrender refuses them), so they never do, and
   the result carries a note; shadow flags are per light *type*, so a directional or spot light
   with `cast_shadows=False` next to one that casts gets an empty (cleared) shadow map instead of
   a shadow pass;
