@@ -11,10 +11,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from agents.routing import websocket_urlpatterns  # noqa: E402
 from agents.ws_auth import OriginGuard, TokenOrSessionAuth  # noqa: E402
+from finance.routing import websocket_urlpatterns as finance_websockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_http,
-        "websocket": OriginGuard(TokenOrSessionAuth(URLRouter(websocket_urlpatterns))),
+        "websocket": OriginGuard(
+            TokenOrSessionAuth(URLRouter(websocket_urlpatterns + finance_websockets))
+        ),
     }
 )

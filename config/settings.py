@@ -247,3 +247,21 @@ LOGGING = {
         "httpx2": {"level": "WARNING"},
     },
 }
+
+# Finance data providers
+# SEC asks every client for a User-Agent naming a person and a contact e-mail; FRED needs a key.
+# FINANCE_RECORDED_DIR set: providers replay recorded responses from that folder (no network).
+SEC_USER_AGENT = env_str("SEC_USER_AGENT")
+FRED_API_KEY = env_str("FRED_API_KEY")
+FINANCE_RECORDED_DIR = env_str("FINANCE_RECORDED_DIR")
+FINANCE_CACHE_ALIAS = env_str("FINANCE_CACHE_ALIAS", "default")
+if "CACHES" not in globals():  # an earlier block may define the caches; keep those
+    # Files under var/ need no service and are shared by the web and worker processes, so one
+    # companyfacts download serves both for its TTL.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }

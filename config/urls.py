@@ -21,6 +21,7 @@ urlpatterns = [
     path("workspaces/", agent_views.workspace_list, name="workspace-list"),
     path("workspaces/<int:workspace_id>/", agent_views.workspace_detail, name="workspace-detail"),
     path("runs/<int:run_id>/cancel/", agent_views.run_cancel_view, name="run-cancel"),
+    path("finance/", include("finance.page_urls")),
     path("api/v1/studio/", include("studio.urls")),
     path("api/v1/finance/", include("finance.urls")),
     path("api/v1/", include("agents.api.urls")),

@@ -7,14 +7,28 @@ class FinanceConfig(AppConfig):
 
     def ready(self) -> None:
         from agents.registry import WorkspaceKind, register_kind
+        from agents.runtime import BUILTIN_TOOLS, Tool
+        from finance.planner import ResearchPlanner
+
+        def tools() -> tuple[Tool, ...]:
+            from finance.tools import FINANCE_TOOLS  # parsing, providers, charts: workers only
+
+            return (*BUILTIN_TOOLS, *FINANCE_TOOLS)
 
         register_kind(
             WorkspaceKind(
                 key="finance",
                 label="Financial research",
+                tools=tools,
+                planners={"offline": ResearchPlanner},
                 system_prompt=(
-                    "You research companies from filings and market data. Every figure you state "
-                    "must come from a tool result, with its source."
+                    "You research companies from their filings and market data. Start with "
+                    "list_documents; compute with analyse_financials, cross_check, "
+                    "price_history, macro_overlay and dcf_valuation; answer questions about a "
+                    "filing with search_document and read_page, citing pages as page_label. "
+                    "Finish with write_note and give its link. Every figure you state must "
+                    "come from a tool result, with its source; say plainly what you could not "
+                    "do."
                 ),
             )
         )

@@ -3,15 +3,83 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from drf_spectacular.utils import extend_schema
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from finance.models import Note
+from finance.note.html import render_html
+from finance.note.links import PathLinks
+from finance.note.markdown import render_markdown
+from finance.note.model import Note as NoteDocument
+from finance.note.pdf import render_pdf
+from finance.note.validation import NoteError
+
+
+def _owned(request: HttpRequest, note_id: int) -> Note:
+    note = Note.objects.filter(pk=note_id, workspace__owner_id=request.user.pk).first()
+    if note is None:
+        raise Http404("No such note.")
+    return note
+
+
+def _document(note: Note) -> NoteDocument:
+    try:
+        return NoteDocument.from_dict(note.body)
+    except NoteError as error:  # stored notes are validated when written; say so if one is not
+        raise Http404(f"The note cannot be read: {error}") from error
 
 
 @login_required
 def note_page(request: HttpRequest, note_id: int) -> HttpResponse:
     """GET /finance/notes/<id>/ : the note as a page, every number linked to its source."""
-    return JsonResponse({"detail": "not written yet"}, status=501)
+    note = _owned(request, note_id)
+    body = render_html(_document(note), PathLinks(""))
+    return render(
+        request,
+        "finance/note.html",
+        # The renderer escapes every text it writes, so the fragment is safe to embed.
+        {"note": note, "body": mark_safe(body)},
+    )
 
 
-def note_download(request: HttpRequest, note_id: int, fmt: str) -> HttpResponse:
+@extend_schema(
+    summary="A research note as JSON, Markdown (.md) or PDF (.pdf)",
+    responses={200: dict},
+)
+@api_view(["GET"])
+def note_download(request: Request, note_id: int, fmt: str = "json") -> HttpResponse:
     """GET /api/v1/finance/notes/<id>[.json|.md|.pdf] (session or bearer token)."""
-    return JsonResponse({"detail": "not written yet"}, status=501)
+    note = Note.objects.filter(pk=note_id, workspace__owner_id=request.user.pk).first()
+    if note is None:
+        raise NotFound("No such note.")
+    if fmt == "json":
+        return Response(
+            {
+                "id": note.pk,
+                "workspace": note.workspace_id,
+                "run": note.run_id,
+                "created_at": note.created_at,
+                "note": note.body,
+            }
+        )
+    try:
+        document = NoteDocument.from_dict(note.body)
+    except NoteError as error:
+        raise NotFound(f"The note cannot be read: {error}") from error
+    links = PathLinks(request.build_absolute_uri("/").rstrip("/"))
+    name = slugify(note.title)[:80] or f"note-{note.pk}"
+    if fmt == "md":
+        response = HttpResponse(
+            render_markdown(document, links), content_type="text/markdown; charset=utf-8"
+        )
+    else:
+        response = HttpResponse(render_pdf(document, links), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
+    return response

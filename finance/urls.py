@@ -1,8 +1,24 @@
 """Finance REST API, under /api/v1/finance/ (a trailing slash is optional)."""
 
-from django.urls import re_path
+from django.urls import path, re_path, register_converter
 
-from finance import api
+from finance import api, note_views
+
+
+class NoteFormat:
+    regex = "json|md|pdf"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(NoteFormat, "notefmt")
+
+ID = r"(?P<document_id>[0-9]{1,18})"
+PAGE = r"(?P<page>[0-9]{1,6})"
 
 urlpatterns = [
     re_path(
@@ -10,14 +26,21 @@ urlpatterns = [
         api.DocumentListView.as_view(),
         name="finance-documents",
     ),
+    re_path(rf"^documents/{ID}/?$", api.DocumentDetailView.as_view(), name="finance-document"),
     re_path(
-        r"^documents/(?P<document_id>[0-9]{1,18})/?$",
-        api.DocumentDetailView.as_view(),
-        name="finance-document",
+        rf"^documents/{ID}/statements/?$", api.StatementsView.as_view(), name="finance-statements"
     ),
     re_path(
-        r"^documents/(?P<document_id>[0-9]{1,18})/statements/?$",
-        api.StatementsView.as_view(),
-        name="finance-statements",
+        rf"^documents/{ID}/pages/{PAGE}\.png$", api.PageImageView.as_view(), name="finance-page-png"
+    ),
+    re_path(rf"^documents/{ID}/pages/{PAGE}/?$", api.PageView.as_view(), name="finance-page"),
+    path(
+        "notes/<int:note_id>",
+        note_views.note_download,
+        {"fmt": "json"},
+        name="finance-note-download",
+    ),
+    path(
+        "notes/<int:note_id>.<notefmt:fmt>", note_views.note_download, name="finance-note-download"
     ),
 ]

@@ -13,3 +13,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Threads that serve WebSocket consumers keep no connection open past their query, so the test
 # database can be dropped at the end of a PostgreSQL run.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+# Providers replay the recorded responses in ../shared/data/finance (SHARED_DATA overrides).
+_shared_data = os.environ.get("SHARED_DATA", str(BASE_DIR.parent / "shared" / "data"))  # noqa: F405
+FINANCE_RECORDED_DIR = os.path.join(_shared_data, "finance")
+SEC_USER_AGENT = "AgentWorks tests tests@example.com"

@@ -5,60 +5,88 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('agents', '0002_workspace_model_override'),
-        ('finance', '0001_initial'),
+        ("agents", "0002_workspace_model_override"),
+        ("finance", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='document',
-            name='company',
+            model_name="document",
+            name="company",
             field=models.CharField(blank=True, max_length=200),
         ),
         migrations.AddField(
-            model_name='document',
-            name='message',
-            field=models.CharField(blank=True, help_text='What ingestion is doing, or why it failed.', max_length=500),
+            model_name="document",
+            name="message",
+            field=models.CharField(
+                blank=True, help_text="What ingestion is doing, or why it failed.", max_length=500
+            ),
         ),
         migrations.AddField(
-            model_name='document',
-            name='progress',
-            field=models.FloatField(default=1.0, help_text='0..1 while processing.'),
+            model_name="document",
+            name="progress",
+            field=models.FloatField(default=1.0, help_text="0..1 while processing."),
         ),
         migrations.AddField(
-            model_name='document',
-            name='status',
-            field=models.CharField(choices=[('processing', 'Processing'), ('ready', 'Ready'), ('failed', 'Failed')], default='ready', max_length=12),
+            model_name="document",
+            name="status",
+            field=models.CharField(
+                choices=[("processing", "Processing"), ("ready", "Ready"), ("failed", "Failed")],
+                default="ready",
+                max_length=12,
+            ),
         ),
         migrations.AddField(
-            model_name='document',
-            name='title',
+            model_name="document",
+            name="title",
             field=models.CharField(blank=True, max_length=300),
         ),
         migrations.AlterField(
-            model_name='document',
-            name='file',
-            field=models.FileField(blank=True, max_length=400, upload_to='finance/documents/'),
+            model_name="document",
+            name="file",
+            field=models.FileField(blank=True, max_length=400, upload_to="finance/documents/"),
         ),
         migrations.AlterField(
-            model_name='document',
-            name='pages',
+            model_name="document",
+            name="pages",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.CreateModel(
-            name='Note',
+            name="Note",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(max_length=300)),
-                ('body', models.JSONField(help_text='The note as `finance.note.model.Note.to_dict()`.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('run', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='agents.run')),
-                ('workspace', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notes', to='agents.workspace')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("title", models.CharField(max_length=300)),
+                (
+                    "body",
+                    models.JSONField(help_text="The note as `finance.note.model.Note.to_dict()`."),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "run",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to="agents.run",
+                    ),
+                ),
+                (
+                    "workspace",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notes",
+                        to="agents.workspace",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
     ]

@@ -34,3 +34,22 @@ __all__ = [
     "reconcile",
     "reconcile_filing_with_companyfacts",
 ]
+
+# Sources beyond SEC: PDF statements, Yahoo Finance, and the three-way entry point.
+from finance.reconcile.sources import reconcile_sources, row_record, table_records
+from finance.reconcile.statements_source import (
+    StatementFigure,
+    figures_from_statements,
+    fiscal_calendar_from_companyfacts,
+)
+from finance.reconcile.yahoo_source import figures_from_yahoo
+
+__all__ += [
+    "StatementFigure",
+    "figures_from_statements",
+    "figures_from_yahoo",
+    "fiscal_calendar_from_companyfacts",
+    "reconcile_sources",
+    "row_record",
+    "table_records",
+]

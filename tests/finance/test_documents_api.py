@@ -1,84 +1,238 @@
-"""Uploading filings through the API and reading their canonical statements."""
+"""Uploading filings through the API: background ingestion, statements, refusals, deletion."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
+from django.conf import settings
 
-from tests.conftest import SHARED_DATA
-
-pytestmark = pytest.mark.django_db
-
-FILINGS = SHARED_DATA / "finance" / "filings"
-NETFLIX = FILINGS / "NETFLIX_2017_10K.pdf"
-needs_filings = pytest.mark.skipif(
-    not NETFLIX.exists(), reason=f"shared filings not found at {FILINGS}"
+from finance.models import Document
+from tests.finance.uploads import (
+    APPLE_HTML,
+    NETFLIX,
+    encrypted_pdf,
+    image_only_pdf,
+    media_root,
+    needs_filings,
+    netflix,
+    upload,
 )
 
+pytestmark = pytest.mark.django_db
+__all__ = ["media_root", "netflix", "upload"]  # fixtures
 
-def upload(client, workspace, name, data):
-    return client.post(
-        f"/api/v1/finance/workspaces/{workspace.pk}/documents",
-        {"file": SimpleUploadedFile(name, data)},
-        format="multipart",
-    )
+
+def stored_files() -> list[Path]:
+    root = Path(settings.MEDIA_ROOT) / "finance" / "documents"
+    return [path for path in root.glob("*") if path.is_file()] if root.exists() else []
 
 
 @needs_filings
-def test_a_filing_uploads_once_and_serves_its_statements(alice, alice_api, make_workspace):
-    workspace = make_workspace(alice, kind="finance")
-    data = NETFLIX.read_bytes()
-    first = upload(alice_api, workspace, "NETFLIX_2017_10K.pdf", data)
-    assert first.status_code == 201, first.json()
-    document = first.json()
-    assert document["pages"] > 60 and document["sections"]
-    again = upload(alice_api, workspace, "copy.pdf", data)
-    assert again.status_code == 200 and again.json()["id"] == document["id"]  # the same bytes
+def test_a_filing_is_ingested_with_its_statements_and_pages(alice_api, netflix):
+    assert netflix["pages"] == 73 and netflix["progress"] == 1.0 and netflix["message"] == ""
+    assert netflix["company"] == "Netflix, Inc." and netflix["title"]
+    assert netflix["sections"]["statements"]["income_statement"] == 41
 
-    response = alice_api.get(f"/api/v1/finance/documents/{document['id']}/statements")
+    response = alice_api.get(f"/api/v1/finance/documents/{netflix['id']}/statements")
+
     assert response.status_code == 200
     statements = response.json()
     assert statements["document"] == "NETFLIX_2017_10K.pdf" and statements["unit"] == "millions"
     revenue = statements["income_statement"]["revenue"]["FY2017"]
     assert revenue["value"] == pytest.approx(11692.713) and revenue["page"] == 41
-    listed = alice_api.get(f"/api/v1/finance/workspaces/{workspace.pk}/documents").json()
-    assert [item["id"] for item in listed] == [document["id"]]
+    stored = Document.objects.get(pk=netflix["id"])
+    assert stored.statements == statements  # extracted once, at ingestion
 
 
 @needs_filings
-def test_another_users_documents_do_not_exist(alice, bob_api, alice_api, make_workspace):
+def test_the_same_bytes_again_return_the_document_without_a_second_ingestion(
+    alice, alice_api, netflix, upload, monkeypatch
+):
+    from finance.services import ingestion
+
+    calls: list[int] = []
+    monkeypatch.setattr(ingestion, "document_ingest", lambda **kw: calls.append(kw))
+    workspace = Document.objects.get(pk=netflix["id"]).workspace
+
+    again = upload(alice_api, workspace, "copy.pdf", NETFLIX.read_bytes())
+
+    assert again.status_code == 200 and again.json()["id"] == netflix["id"]
+    assert again.json()["status"] == "ready" and calls == []  # at once, already ingested
+    listed = alice_api.get(f"/api/v1/finance/workspaces/{workspace.pk}/documents").json()
+    assert [item["id"] for item in listed] == [netflix["id"]]
+    assert {"status", "progress", "message", "company", "title"} <= set(listed[0])
+
+
+@needs_filings
+def test_an_sec_html_filing_is_ingested_without_statements(
+    alice, alice_api, make_workspace, upload
+):
     workspace = make_workspace(alice, kind="finance")
-    document = upload(alice_api, workspace, "n.pdf", NETFLIX.read_bytes()).json()
+
+    response = upload(alice_api, workspace, "aapl-20240928.htm", APPLE_HTML.read_bytes())
+
+    assert response.status_code == 202
+    document = response.after
+    assert document["status"] == "ready" and document["kind"] == "html" and document["pages"] > 10
+    statements = alice_api.get(f"/api/v1/finance/documents/{document['id']}/statements")
+    assert statements.status_code == 400 and "HTML" in statements.json()["detail"]
+
+
+@needs_filings
+def test_delete_removes_the_document_and_its_file(alice_api, netflix):
+    assert len(stored_files()) == 1
+
+    response = alice_api.delete(f"/api/v1/finance/documents/{netflix['id']}")
+
+    assert response.status_code == 204
+    assert not Document.objects.exists() and stored_files() == []
+    assert alice_api.get(f"/api/v1/finance/documents/{netflix['id']}").status_code == 404
+
+
+@needs_filings
+def test_another_users_documents_do_not_exist(alice, bob_api, netflix, upload):
+    workspace = Document.objects.get(pk=netflix["id"]).workspace
+    base = f"/api/v1/finance/documents/{netflix['id']}"
     for url in (
-        f"/api/v1/finance/documents/{document['id']}",
-        f"/api/v1/finance/documents/{document['id']}/statements",
+        base,
+        f"{base}/statements",
+        f"{base}/pages/0",
+        f"{base}/pages/0.png",
         f"/api/v1/finance/workspaces/{workspace.pk}/documents",
     ):
         response = bob_api.get(url)
-        assert response.status_code == 404 and "detail" in response.json()
-    assert upload(bob_api, workspace, "x.pdf", b"%PDF-1.4").status_code == 404
+        assert response.status_code == 404 and "detail" in response.json(), url
+    assert bob_api.delete(base).status_code == 404 and Document.objects.exists()
+    assert upload(bob_api, workspace, "x.pdf", NETFLIX.read_bytes()).status_code == 404
+
+
+def half_of_netflix() -> bytes:
+    data = NETFLIX.read_bytes()
+    return data[: len(data) // 2]
 
 
 @pytest.mark.parametrize(
     ("name", "data", "reason"),
     [
-        ("empty.pdf", b"", "empty"),
-        ("notes.pdf", b"just some text, not a filing", "not a PDF"),
-        ("half.pdf", b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\n", "truncated"),
+        ("empty.pdf", lambda: b"", "empty"),
+        ("notes.pdf", lambda: b"just some text, not a filing", "not a PDF"),
+        ("random.pdf", lambda: bytes(range(256)) * 40, "not a PDF"),
+        ("half.pdf", half_of_netflix, "truncated"),
+        ("locked.pdf", encrypted_pdf, "encrypted"),
+        ("sheet.xlsx", lambda: b"PK\x03\x04 spreadsheet", "unsupported file type '.xlsx'"),
+        ("noextension", lambda: b"%PDF-1.4", "unsupported file type"),
+        ("page.html", lambda: b"%PDF-1.4 pretending", "not HTML"),
     ],
 )
 def test_unreadable_files_are_refused_and_nothing_is_kept(
-    alice, alice_api, make_workspace, name, data, reason
+    alice, alice_api, make_workspace, upload, name, data, reason
 ):
-    from finance.models import Document
-
+    if name == "half.pdf" and not NETFLIX.exists():
+        pytest.skip(f"shared filings not found at {NETFLIX.parent}")
     workspace = make_workspace(alice, kind="finance")
-    response = upload(alice_api, workspace, name, data)
+
+    response = upload(alice_api, workspace, name, data())
+
     assert response.status_code == 400
     assert reason in response.json()["detail"]
-    assert Document.objects.count() == 0
+    assert Document.objects.count() == 0 and stored_files() == []
 
 
-def test_a_studio_workspace_takes_no_filings(alice, alice_api, make_workspace):
+@needs_filings
+def test_limits_on_size_and_pages_are_explained(alice, alice_api, make_workspace, upload, settings):
+    workspace = make_workspace(alice, kind="finance")
+    settings.FINANCE_MAX_PAGES = 50
+    pages = upload(alice_api, workspace, "n.pdf", NETFLIX.read_bytes())
+    settings.FINANCE_MAX_UPLOAD_BYTES = 100_000
+    size = upload(alice_api, workspace, "n.pdf", NETFLIX.read_bytes())
+
+    assert pages.status_code == 400 and pages.json()["detail"] == (
+        "the PDF has 73 pages; the limit is 50"
+    )
+    assert size.status_code == 400 and "larger than" in size.json()["detail"]
+    assert Document.objects.count() == 0 and stored_files() == []
+
+
+def test_an_image_only_pdf_fails_with_the_reason_and_keeps_no_file(
+    alice, alice_api, make_workspace, upload
+):
+    workspace = make_workspace(alice, kind="finance")
+
+    response = upload(alice_api, workspace, "scan.pdf", image_only_pdf())
+
+    assert response.status_code == 202
+    document = response.after
+    assert document["status"] == "failed" and "no text layer" in document["message"]
+    assert document["sections"] == {} and document["pages"] == 0
+    assert stored_files() == []
+    statements = alice_api.get(f"/api/v1/finance/documents/{document['id']}/statements")
+    assert statements.status_code == 409 and "no text layer" in statements.json()["detail"]
+
+
+def test_a_failed_upload_of_the_same_bytes_is_tried_again(
+    alice, alice_api, make_workspace, upload, monkeypatch
+):
+    from finance.services import ingestion
+
+    workspace = make_workspace(alice, kind="finance")
+    data = image_only_pdf()
+    first = upload(alice_api, workspace, "scan.pdf", data).after
+    monkeypatch.setattr(ingestion, "parse", fake_parse)
+
+    second = upload(alice_api, workspace, "scan.pdf", data)
+
+    assert second.status_code == 202 and second.json()["id"] != first["id"]
+    assert first["status"] == "failed" and second.after["status"] == "ready"
+    assert second.after["pages"] == 1
+    assert list(Document.objects.values_list("pk", flat=True)) == [second.json()["id"]]
+
+
+def fake_parse(document, data, reporter):
+    from finance.documents.ingest import ParsedDocument
+
+    return ParsedDocument(sha256=document.sha256, pages=["text " * 10], page_count=1)
+
+
+def test_an_unexpected_error_fails_the_document_with_a_short_message(
+    alice, alice_api, make_workspace, upload, monkeypatch, caplog
+):
+    from finance.services import ingestion
+
+    def explode(document, data, reporter):
+        raise RuntimeError("pdfium exploded in a way nobody should see")
+
+    monkeypatch.setattr(ingestion, "parse", explode)
+    workspace = make_workspace(alice, kind="finance")
+
+    response = upload(alice_api, workspace, "scan.pdf", image_only_pdf())
+
+    assert response.status_code == 202
+    document = response.after
+    assert document["status"] == "failed" and "internal error" in document["message"]
+    assert "exploded" not in document["message"] and "exploded" in caplog.text
+    assert stored_files() == []
+
+
+def test_statements_of_a_document_still_processing_are_a_conflict(
+    alice, alice_api, make_workspace, monkeypatch
+):
+    from finance.services import document_upload, documents
+
+    monkeypatch.setattr(documents, "document_enqueue", lambda document_id: None)
+    workspace = make_workspace(alice, kind="finance")
+    document, created = document_upload(
+        workspace=workspace, data=image_only_pdf(), filename="scan.pdf"
+    )
+
+    response = alice_api.get(f"/api/v1/finance/documents/{document.pk}/statements")
+
+    assert created and document.status == "processing"
+    assert response.status_code == 409 and "still being processed" in response.json()["detail"]
+    listed = alice_api.get(f"/api/v1/finance/documents/{document.pk}").json()
+    assert listed["status"] == "processing" and listed["progress"] == 0.0
+
+
+def test_a_studio_workspace_takes_no_filings(alice, alice_api, make_workspace, upload):
     workspace = make_workspace(alice, kind="studio")
     assert upload(alice_api, workspace, "x.pdf", b"%PDF-").status_code == 404

@@ -1,0 +1,96 @@
+"""`ws/finance/workspaces/<id>/documents/`: ingestion progress of a workspace's documents.
+
+The document rows are the truth: on connect the consumer sends each processing document's state,
+then forwards pushed `document.progress` events and, because a push may never arrive (no shared
+channel layer between worker and web process), re-reads the rows that are still processing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from agents.consumers import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED
+from agents.models import Workspace
+from finance.models import Document
+from finance.services.progress import documents_group, progress_event
+
+State = tuple[float, str, str]
+
+
+class DocumentProgressConsumer(AsyncJsonWebsocketConsumer):
+    workspace_id: int
+    group: str | None = None
+    tail: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        self.sent: dict[int, State] = {}
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.refuse(CLOSE_UNAUTHENTICATED, "authentication required")
+            return
+        self.workspace_id = int(self.scope["url_route"]["kwargs"]["workspace_id"])
+        if not await _owns_finance_workspace(user, self.workspace_id):
+            await self.refuse(CLOSE_NOT_FOUND, "workspace not found")
+            return
+        self.group = documents_group(self.workspace_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_processing()
+        self.tail = asyncio.create_task(self.tail_rows())
+
+    async def refuse(self, code: int, message: str) -> None:
+        await self.accept()
+        await self.send_json({"type": "error", "code": code, "error": message})
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        if self.tail is not None:
+            self.tail.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.tail
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def document_progress(self, event: dict[str, Any]) -> None:
+        """Pushed by the worker: forward it unless the same state was already sent."""
+        await self.forward(event)
+
+    async def forward(self, event: dict[str, Any]) -> None:
+        state = (float(event["progress"]), str(event["message"]), str(event["status"]))
+        if self.sent.get(int(event["document"])) == state:
+            return
+        self.sent[int(event["document"])] = state
+        await self.send_json(event)
+
+    async def send_processing(self) -> None:
+        watched = [pk for pk, state in self.sent.items() if state[2] == "processing"]
+        for event in await _events(self.workspace_id, watched):
+            await self.forward(event)
+
+    async def tail_rows(self) -> None:
+        while True:
+            await asyncio.sleep(settings.EVENTS_POLL_SECONDS)
+            await self.send_processing()
+
+
+@database_sync_to_async
+def _owns_finance_workspace(user: Any, workspace_id: int) -> bool:
+    return Workspace.objects.filter(
+        pk=workspace_id, owner_id=user.pk, kind=Workspace.Kind.FINANCE
+    ).exists()
+
+
+@database_sync_to_async
+def _events(workspace_id: int, also: list[int]) -> list[dict[str, Any]]:
+    """Events for documents processing now, and for those last seen processing (their end)."""
+    rows = Document.objects.filter(workspace_id=workspace_id).only(
+        "id", "workspace_id", "progress", "message", "status"
+    )
+    changed = rows.filter(status=Document.Status.PROCESSING) | rows.filter(pk__in=also)
+    return [progress_event(document) for document in changed]

@@ -1,0 +1,229 @@
+"""The research planner: a fixed, documented plan carried out through the finance tools.
+
+1. `list_documents`; with no ready filing, say how to upload one and stop.
+2. For each ready filing the request is about (all of them unless it names companies):
+   `analyse_financials` for the years asked for (PDF filings), `search_document` for each
+   question, `cross_check` when the request asks to check against SEC/market data.
+3. `price_history` and `macro_overlay` when asked for.
+4. `write_note` with the same plan; the answer summarises it, links the note, and says plainly
+   what could not be done.
+
+It decides from the conversation alone, so a resumed run carries on where it stopped. Requests
+with no research words are handed to the general offline planner (arithmetic), with a hint.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from agents.runtime import Decision, OfflinePlanner, PolicyInput, ToolCall, Usage
+from agents.runtime.compression import estimate_tokens
+from finance.planner.intent import Intent, read_intent
+
+HELP = (
+    "In this workspace I research filings: upload a 10-K (PDF or SEC HTML) and ask, for example, "
+    "'analyse this 10-K', 'compare margins 2017-2019', 'cross-check ticker NFLX with SEC data' "
+    "or 'what does the filing say about competition?'."
+)
+MAX_DOCUMENTS = 6
+
+
+@dataclass
+class ResearchPlanner:
+    name: str = "offline"
+
+    def decide(self, context: PolicyInput) -> Decision:
+        request = _request(context)
+        intent = read_intent(request)
+        if not intent.research:
+            return OfflinePlanner(help_text=HELP).decide(context)
+        results = _results(context)
+        if "docs" not in results:
+            return self._call(context, "docs", "list_documents", {}, "Looking at your filings.")
+        documents = _json(results["docs"])
+        if not isinstance(documents, list):
+            return self._answer(context, f"I could not list the filings: {results['docs']}")
+        ready = [d for d in documents if d.get("status") == "ready"]
+        if not ready:
+            return self._answer(context, _no_documents(documents))
+        chosen = _chosen(ready, request)[:MAX_DOCUMENTS]
+        for call_id, tool, arguments, text in self.steps(intent, chosen):
+            if call_id not in results:
+                return self._call(context, call_id, tool, arguments, text)
+        note = _json(results.get("note", ""))
+        if not isinstance(note, dict):
+            return self._answer(context, f"I could not write the note: {results.get('note')}")
+        return self._answer(context, _summary(note, intent))
+
+    def steps(
+        self, intent: Intent, documents: list[dict[str, Any]]
+    ) -> list[tuple[str, str, dict[str, Any], str]]:
+        years = _years(intent)
+        out: list[tuple[str, str, dict[str, Any], str]] = []
+        for d in documents:
+            pk, name = d["id"], d["name"]
+            if d.get("kind") == "pdf":
+                out.append(
+                    (
+                        f"analyse-{pk}",
+                        "analyse_financials",
+                        {"document_id": pk, **years},
+                        f"Computing ratios from {name}.",
+                    )
+                )
+            for n, question in enumerate(intent.questions, start=1):
+                out.append(
+                    (
+                        f"search-{pk}-{n}",
+                        "search_document",
+                        {"document_id": pk, "query": question, "k": 3},
+                        f"Searching {name} for {question!r}.",
+                    )
+                )
+            if intent.cross_check:
+                ticker = {"ticker": intent.ticker} if intent.ticker else {}
+                out.append(
+                    (
+                        f"check-{pk}",
+                        "cross_check",
+                        {"document_id": pk, **ticker, **years},
+                        f"Cross-checking {name} with SEC XBRL and Yahoo Finance.",
+                    )
+                )
+            if intent.macro and d.get("kind") == "pdf":
+                out.append(
+                    (
+                        f"macro-{pk}",
+                        "macro_overlay",
+                        {"document_id": pk},
+                        f"Comparing {name}'s growth with GDP from FRED.",
+                    )
+                )
+        if intent.prices and intent.ticker:
+            out.append(
+                (
+                    "prices",
+                    "price_history",
+                    {"ticker": intent.ticker, **years},
+                    f"Reading {intent.ticker}'s price history.",
+                )
+            )
+        plan: dict[str, Any] = {
+            "document_ids": [d["id"] for d in documents],
+            **years,
+            "cross_check": intent.cross_check,
+            "prices": intent.prices,
+            "macro": intent.macro,
+            "valuation": intent.valuation,
+            "questions": list(intent.questions),
+            "notes": list(intent.unsupported),
+        }
+        if intent.ticker:
+            plan["ticker"] = intent.ticker
+        if intent.prices and not intent.ticker:
+            plan["notes"].append(
+                "price history needs a ticker: name it, e.g. 'stock volatility of ticker NFLX'"
+            )
+        out.append(("note", "write_note", plan, "Writing the research note."))
+        return out
+
+    def _call(
+        self, context: PolicyInput, call_id: str, tool: str, arguments: dict[str, Any], text: str
+    ) -> Decision:
+        call = ToolCall(call_id, tool, arguments)
+        return Decision(text, (call,), Usage(estimate_tokens(context.messages), len(text) // 4))
+
+    def _answer(self, context: PolicyInput, text: str) -> Decision:
+        return Decision(text, (), Usage(estimate_tokens(context.messages), len(text) // 4))
+
+
+def _years(intent: Intent) -> dict[str, int]:
+    if intent.years is None:
+        return {}
+    low, high = intent.years
+    return {"start_year": low, "end_year": min(high, 2100)}
+
+
+def _chosen(ready: list[dict[str, Any]], request: str) -> list[dict[str, Any]]:
+    """The filings a request names by company or file name; all of them when it names none."""
+    lowered = request.lower()
+    named = [
+        d
+        for d in ready
+        if (d.get("company") and str(d["company"]).lower() in lowered)
+        or str(d["name"]).lower().split("_")[0] in lowered.split()
+    ]
+    return named or ready
+
+
+def _no_documents(documents: list[dict[str, Any]]) -> str:
+    lines = ["No filing is ready in this workspace yet. " + HELP]
+    for d in documents:
+        reason = f": {d['message']}" if d.get("message") else ""
+        lines.append(f"- {d['name']} is {d['status']}{reason}")
+    return "\n".join(lines)
+
+
+def _pct(value: Any) -> str:
+    return f"{value * 100:.1f}%" if isinstance(value, int | float) else "n/a"
+
+
+def _summary(note: dict[str, Any], intent: Intent) -> str:
+    lines = [
+        f'I wrote the note "{note["title"]}": {note["url"]} (every number links to its '
+        "page or data source)."
+    ]
+    for a in note.get("analysed", []):
+        years = a.get("years") or []
+        if not years:
+            continue
+        latest, ratios = years[0], a["ratios"].get(years[0], {})
+        parts = [
+            f"{name.replace('_', ' ')} {_pct(ratios[name])}"
+            for name in ("gross_margin", "operating_margin", "net_margin", "revenue_growth")
+            if name in ratios
+        ]
+        if "fcf_conversion" in ratios:
+            parts.append(f"FCF/net income {ratios['fcf_conversion']:.2f}x")
+        lines.append(f"- {a['company']} {latest}: " + (", ".join(parts) or "no ratios computed"))
+        if len(years) > 1 and "operating_margin" in ratios:
+            first = a["ratios"].get(years[-1], {}).get("operating_margin")
+            if first is not None:
+                change = (ratios["operating_margin"] - first) * 100
+                lines.append(f"  operating margin {years[-1]}→{latest}: {change:+.1f} pp")
+    for check in note.get("cross_checks", []):
+        counts = ", ".join(f"{n} {status}" for status, n in sorted(check["counts"].items()))
+        lines.append(f"- Cross-check against {check['reference']}: {counts}.")
+        for bad in check.get("discrepancies", [])[:5]:
+            lines.append(
+                f"  discrepancy {bad['metric']} FY{bad['fiscal_year']}: "
+                f"{bad.get('explanation') or 'cause unknown'}"
+            )
+    limits = note.get("limits") or []
+    if limits:
+        lines.append("What I could not do:")
+        lines.extend(f"- {limit}" for limit in limits)
+    return "\n".join(lines)
+
+
+def _request(context: PolicyInput) -> str:
+    return next(
+        (str(m.get("content") or "") for m in context.messages if m.get("role") == "user"), ""
+    )
+
+
+def _results(context: PolicyInput) -> dict[str, str]:
+    return {
+        str(m.get("tool_call_id")): str(m.get("content") or "")
+        for m in context.messages
+        if m.get("role") == "tool"
+    }
+
+
+def _json(content: str) -> Any:
+    try:
+        return json.loads(content)
+    except json.JSONDecodeError:
+        return None

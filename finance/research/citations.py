@@ -1,0 +1,142 @@
+"""Computed numbers (`Derived`/`Input`) as the note's numbers: display text plus a source."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from finance.modeling.core import Derived, Input
+
+Number = dict[str, Any]
+Source = dict[str, Any]
+
+PERCENT_UNITS = {"ratio", "%"}
+
+
+def display(value: float, unit: str) -> str:
+    """How a number reads in the note: 38.2% for ratios, 1,234.5 for USD millions."""
+    if not math.isfinite(value):
+        return "n/a"
+    if unit in PERCENT_UNITS:
+        return f"{value * 100:.1f}%" if unit == "ratio" else f"{value:.1f}%"
+    if unit == "days":
+        return f"{value:,.1f} days"
+    if unit == "x":
+        return f"{value:,.2f}x"
+    if unit == "pp":
+        return f"{value:+.1f} pp"
+    if unit == "USD":
+        return f"${value:,.2f}"
+    if abs(value) >= 100 or value == int(value):
+        return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
+    return f"{value:,.2f}"
+
+
+def document_source(document_id: int, document: str, page: int, bbox: Any, label: str) -> Source:
+    box = [float(v) for v in bbox] if isinstance(bbox, list | tuple) and len(bbox) == 4 else None
+    return {
+        "kind": "document",
+        "document_id": document_id,
+        "document": document,
+        "page": int(page),
+        "bbox": box,
+        "label": label,
+    }
+
+
+def api_source(provider: str, url: str, retrieved_at: str, label: str) -> Source:
+    return {
+        "kind": "api",
+        "provider": provider,
+        "url": url,
+        "retrieved_at": retrieved_at,
+        "label": label,
+    }
+
+
+def assumption(label: str) -> Source:
+    return {"kind": "assumption", "label": label}
+
+
+def number(value: float, unit: str, source: Source) -> Number:
+    return {"value": float(value), "display": display(float(value), unit), "source": source}
+
+
+class Citer:
+    """Turns model outputs into note numbers, resolving where each input came from.
+
+    `documents` maps a document's name to its id (citations from statements carry the name);
+    `apis` maps a citation's `source` text (e.g. "AAPL prices") to an API source.
+    """
+
+    def __init__(
+        self,
+        documents: Mapping[str, int] | None = None,
+        apis: Mapping[str, Source] | None = None,
+    ) -> None:
+        self.documents = dict(documents or {})
+        self.apis = dict(apis or {})
+
+    def derived(self, item: Derived, unit: str | None = None) -> Number:
+        label = item.name.replace("_", " ") + (f" {item.period}" if item.period else "")
+        source: Source = {
+            "kind": "derived",
+            "formula": item.formula,
+            "inputs": [self.input(i) for i in item.inputs],
+            "label": label,
+        }
+        return number(item.value, unit or item.unit, source)
+
+    def input(self, item: Input, unit: str = "USD millions") -> Number:
+        citation = item.citation
+        nested = citation.get("derived")
+        if isinstance(nested, Mapping):
+            return self.derived(_derived_from_dict(nested))
+        return number(item.value, _unit_of(item, unit), self.source(item.label, citation))
+
+    def source(self, label: str, citation: Mapping[str, Any]) -> Source:
+        document = str(citation.get("document") or "")
+        if "page" in citation and document in self.documents:
+            return document_source(
+                self.documents[document],
+                document,
+                int(citation["page"]),
+                citation.get("bbox"),
+                label.replace("_", " "),
+            )
+        origin = str(citation.get("source") or "")
+        if origin in self.apis:
+            api = dict(self.apis[origin])
+            when = citation.get("date")
+            api["label"] = f"{label} ({when})" if when else label
+            return api
+        formula = citation.get("formula")
+        if formula:
+            return {"kind": "derived", "formula": str(formula), "inputs": [], "label": label}
+        return assumption(f"{label}: {origin or 'computed in this note'}")
+
+
+def _unit_of(item: Input, default: str) -> str:
+    citation = item.citation
+    if citation.get("count"):
+        return "count"
+    if citation.get("date") is not None:
+        return "USD"
+    if citation.get("ddof") is not None:
+        return "raw"
+    return default
+
+
+def _derived_from_dict(data: Mapping[str, Any]) -> Derived:
+    return Derived(
+        name=str(data["name"]),
+        value=float(data["value"]),
+        unit=str(data.get("unit", "")),
+        formula=str(data.get("formula", "")),
+        inputs=[
+            Input(str(i["label"]), float(i["value"]), dict(i.get("citation") or {}))
+            for i in data.get("inputs", [])
+        ],
+        period=str(data.get("period", "")),
+    )

@@ -1,0 +1,160 @@
+"""Carry out a research plan: analyse the filings and call the data sources it asks for.
+
+Every part that cannot be done is recorded in `Findings.limits` with the reason, so the note
+and the agent's answer say it plainly instead of failing the whole run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from agents.models import Workspace
+from finance.models import Document
+from finance.providers import ProviderError
+from finance.research import sources
+from finance.research.analysis import (
+    StatementAnalysis,
+    analyse_statements,
+    annual_macro,
+    calendar_years,
+    valuation,
+)
+from finance.research.findings import Findings, MacroView, PriceView
+from finance.research.plan import ResearchPlan
+from finance.research.reconciliation import reconcile_document
+
+MACRO_SERIES = {"A191RL1A225NBEA": "US real GDP growth", "CPIAUCSL": "US CPI inflation"}
+
+
+def analyse_document(document: Document, plan: ResearchPlan) -> StatementAnalysis | str:
+    if document.kind != "pdf":
+        return (
+            f"{document.name} is an HTML filing: its figures are read from its inline XBRL for "
+            "the cross-check; ratios are computed from PDF statements"
+        )
+    found = sources.statements(document)
+    if not found:
+        return f"no financial statements were found in {document.name}"
+    company = document.company or str(found.get("company") or document.name)
+    return analyse_statements(document.pk, document.name, company, found, plan.years)
+
+
+def gather(workspace: Workspace, request: str, plan: ResearchPlan) -> Findings:
+    findings = Findings(request=request, limits=list(plan.notes))
+    try:
+        documents = sources.ready_documents(workspace, plan.document_ids)
+    except sources.ResearchError as error:
+        findings.limits.append(str(error))
+        return findings
+    if not documents:
+        findings.limits.append("no ready document in this workspace: upload a 10-K first")
+        return findings
+    findings.documents = {d.name: d.pk for d in documents}
+    findings.companies = list(dict.fromkeys(d.company or d.name for d in documents))
+    for document in documents:
+        analysed = analyse_document(document, plan)
+        if isinstance(analysed, str):
+            if document.kind == "html":
+                findings.html_documents.append((document.pk, document.name))
+            findings.limits.append(analysed)
+            continue
+        findings.analyses.append(analysed)
+        if analysed.out_of_range:
+            findings.limits.append(analysed.out_of_range)
+        if plan.valuation and analysed.years:
+            found = valuation(analysed)
+            findings.valuations[document.pk] = found
+            if isinstance(found, str):
+                findings.limits.append(f"DCF for {analysed.company}: {found}")
+        for question in plan.questions:
+            findings.passages.extend(sources.search(document, question, k=2))
+    if plan.cross_check:
+        for document in documents:
+            view, problems = reconcile_document(document, plan.ticker, plan.years)
+            findings.limits.extend(problems)
+            if view is not None:
+                findings.reconciliations.append(view)
+    if plan.prices:
+        prices = price_view(plan.ticker or _ticker_of(documents), plan.years)
+        if isinstance(prices, str):
+            findings.limits.append(prices)
+        else:
+            findings.prices = prices
+    if plan.macro:
+        for analysis in findings.analyses:
+            for series_id in MACRO_SERIES:
+                macro = macro_view(analysis, series_id)
+                if isinstance(macro, str):
+                    findings.limits.append(macro)
+                else:
+                    findings.macro.append(macro)
+    return findings
+
+
+def _ticker_of(documents: list[Document]) -> str:
+    for document in documents:
+        ticker, _ = sources.identify(document)
+        if ticker:
+            return ticker
+    return ""
+
+
+def price_view(ticker: str, years: tuple[int, int] | None) -> PriceView | str:
+    from finance.modeling import price_metrics
+    from finance.providers import PriceQuery
+    from finance.providers.configured import yahoo_finance
+
+    if not ticker:
+        return "price history needs a ticker: name it, e.g. 'prices for ticker NFLX'"
+    start = dt.date(years[0], 1, 1) if years else None
+    end = dt.date(years[1], 12, 31) if years else None
+    try:
+        result = yahoo_finance().get_prices(PriceQuery(ticker, start=start, end=end))
+        frame = result.data
+        if years is not None:
+            frame = frame.loc[str(years[0]) : str(years[1])]
+        if len(frame) < 2:
+            return f"Yahoo Finance has fewer than two prices for {ticker} in the period asked for"
+        metrics = price_metrics(frame, source=f"{ticker} prices")
+    except (ProviderError, ValueError, TypeError) as error:
+        return f"price history for {ticker}: {error}"
+    retrieved = result.retrieved_at.isoformat(timespec="seconds")
+    source = {
+        "kind": "api",
+        "provider": "Yahoo Finance (yfinance)",
+        "url": result.source.location,
+        "retrieved_at": retrieved,
+        "label": f"{ticker} adjusted closes",
+    }
+    monthly = frame["adj_close"].resample("ME").last().dropna()
+    closes = [(ts.date().isoformat()[:7], float(v)) for ts, v in monthly.items()]
+    return PriceView(ticker, metrics, source, closes[-120:])
+
+
+def macro_view(analysis: StatementAnalysis, series_id: str) -> MacroView | str:
+    from finance.modeling import growth_vs_macro
+    from finance.providers import SeriesQuery
+    from finance.providers.configured import fred
+
+    name = MACRO_SERIES[series_id]
+    revenue = calendar_years(analysis)
+    if len(revenue) < 2:
+        return f"macro overlay for {analysis.company}: fewer than two years of revenue"
+    try:
+        result = fred().get(SeriesQuery(series_id))
+    except ProviderError as error:
+        return f"{name} from FRED: {error}"
+    levels = annual_macro([(o.date, o.value) for o in result.data.observations])
+    is_growth = series_id != "CPIAUCSL"
+    pairs, mean = growth_vs_macro(revenue, levels, macro_is_growth=is_growth)
+    if not pairs:
+        return f"{name} from FRED has no years in common with {analysis.company}'s revenue"
+    source: dict[str, Any] = {
+        "kind": "api",
+        "provider": "FRED",
+        "url": f"https://fred.stlouisfed.org/series/{series_id}",
+        "retrieved_at": result.retrieved_at.isoformat(timespec="seconds"),
+        "label": name,
+    }
+    return MacroView(series_id, name, pairs, mean, source, analysis.company, analysis.document_id)

@@ -1,0 +1,159 @@
+"""Accepting an upload (cheap checks only, then the background task), deleting, statements."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.utils.text import get_valid_filename
+
+from agents.models import Workspace
+from finance.documents.ingest import DocumentError, check_pdf_bytes, pdf_error
+from finance.models import Document
+from finance.services.locks import PDFIUM_LOCK
+
+KINDS = {".pdf": "pdf", ".htm": "html", ".html": "html"}
+DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+DEFAULT_MAX_PAGES = 1000
+
+
+class UploadError(DocumentError):
+    """An upload refused before anything is stored; the message says why."""
+
+
+class NotReady(DocumentError):
+    """The document is still processing, or failed; the message says which."""
+
+
+def max_upload_bytes() -> int:
+    return int(getattr(settings, "FINANCE_MAX_UPLOAD_BYTES", DEFAULT_MAX_UPLOAD_BYTES))
+
+
+def max_pages() -> int:
+    return int(getattr(settings, "FINANCE_MAX_PAGES", DEFAULT_MAX_PAGES))
+
+
+def cache_dir(name: str) -> Path:
+    return Path(settings.VAR_DIR) / "cache" / name
+
+
+def upload_kind(filename: str) -> str:
+    """ "pdf" or "html" from the file name; anything else is refused."""
+    suffix = Path(filename).suffix.lower()
+    if suffix not in KINDS:
+        raise UploadError(
+            f"unsupported file type {suffix or '(none)'!r}: upload a 10-K as .pdf or SEC .htm/.html"
+        )
+    return KINDS[suffix]
+
+
+def check_upload(data: bytes, kind: str) -> None:
+    """Refuse what ingestion would refuse anyway, in milliseconds, before anything is stored."""
+    if not data:
+        raise UploadError("the file is empty (0 bytes)")
+    limit = max_upload_bytes()
+    if len(data) > limit:
+        raise UploadError(f"the file is larger than {limit // 2**20} MB ({len(data):,} bytes)")
+    if kind == "html":
+        head = data[:4096].lstrip().lower()
+        if head.startswith(b"%pdf") or b"<" not in head:
+            raise UploadError("the file is not HTML (no markup in its first 4 KB)")
+        return
+    try:
+        check_pdf_bytes(data)
+    except DocumentError as error:
+        raise UploadError(str(error)) from error
+    with PDFIUM_LOCK:
+        try:
+            pdf = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError as error:
+            raise UploadError(str(pdf_error(error))) from error
+        try:
+            pages = len(pdf)
+        finally:
+            pdf.close()
+    if pages == 0:
+        raise UploadError("the PDF has no pages")
+    if pages > max_pages():
+        raise UploadError(f"the PDF has {pages} pages; the limit is {max_pages()}")
+
+
+def document_upload(*, workspace: Workspace, data: bytes, filename: str) -> tuple[Document, bool]:
+    """Store a filing and queue its ingestion; the same bytes again return the stored document.
+
+    Raises UploadError for a file that cannot be a filing; nothing is stored then. A previous
+    failed upload of the same bytes is replaced by a fresh attempt.
+    """
+    kind = upload_kind(filename)
+    check_upload(data, kind)
+    sha = hashlib.sha256(data).hexdigest()
+    existing = Document.objects.filter(workspace=workspace, sha256=sha).first()
+    if existing is not None:
+        if existing.status != Document.Status.FAILED:
+            return existing, False
+        document_delete(document=existing)
+    name = get_valid_filename(Path(filename).name) or f"document.{kind}"
+    document = Document(
+        workspace=workspace,
+        name=name[:255],
+        sha256=sha,
+        kind=kind,
+        status=Document.Status.PROCESSING,
+        progress=0.0,
+        message="Queued",
+    )
+    document.file.save(name, ContentFile(data), save=False)
+    try:
+        with transaction.atomic():
+            document.save()
+    except IntegrityError:  # the same bytes uploaded twice at once: keep the first
+        document.file.delete(save=False)
+        return Document.objects.get(workspace=workspace, sha256=sha), False
+    document_enqueue(document_id=document.pk)
+    return document, True
+
+
+def document_enqueue(*, document_id: int) -> None:
+    """Ingest in the background once the row is committed (the task takes the id only)."""
+    from finance.tasks import ingest_document
+
+    transaction.on_commit(lambda: ingest_document.delay(document_id))
+
+
+def document_delete(*, document: Document) -> None:
+    """Remove a document, its stored file and, unless another upload shares them, its caches."""
+    sha = document.sha256
+    if document.file:
+        document.file.delete(save=False)
+    document.delete()
+    if not Document.objects.filter(sha256=sha).exists():
+        shutil.rmtree(cache_dir("pages") / sha, ignore_errors=True)
+
+
+def document_ready(document: Document) -> None:
+    """Raise NotReady unless the document has been ingested."""
+    if document.status == Document.Status.PROCESSING:
+        raise NotReady(f"the document is still being processed ({round(document.progress * 100)}%)")
+    if document.status == Document.Status.FAILED:
+        raise NotReady(f"the document could not be processed: {document.message}")
+
+
+def document_statements(*, document: Document) -> dict[str, Any]:
+    """The canonical statements of a PDF filing, extracted at ingestion (or now, once)."""
+    document_ready(document)
+    if document.statements is None:
+        from finance.services.ingestion import statements_of
+
+        if document.kind != "pdf":
+            raise DocumentError("statements are extracted from PDF filings; this is HTML")
+        with document.file.open("rb") as handle:
+            data = handle.read()
+        document.statements = statements_of(data, name=document.name)
+        document.save(update_fields=["statements"])
+    return dict(document.statements)

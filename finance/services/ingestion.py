@@ -1,0 +1,96 @@
+"""The background half of an upload: parse the filing, extract its statements, mark it ready."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from finance.documents.ingest import DocumentError, ParsedDocument, ingest_html, ingest_pdf
+from finance.models import Document
+from finance.services.documents import cache_dir, max_pages
+from finance.services.locks import PDFIUM_LOCK
+from finance.services.progress import ProgressReporter, progress_save
+from finance.statements import extract_statements
+
+logger = logging.getLogger(__name__)
+INTERNAL_ERROR = "processing failed because of an internal error; delete it and upload it again"
+# Share of the progress bar per stage: reading pages is fast, the statement tables are slower.
+READ_END = 0.7
+
+
+def statements_of(data: bytes, *, name: str) -> dict[str, Any]:
+    with PDFIUM_LOCK:
+        return extract_statements(data, name=name).to_dict()
+
+
+def parse(document: Document, data: bytes, reporter: ProgressReporter) -> ParsedDocument:
+    if document.kind == "html":
+        reporter.report(0.05, "Reading the HTML filing", force=True)
+        return ingest_html(data, cache_dir=cache_dir("documents"))
+    with PDFIUM_LOCK:
+        return ingest_pdf(
+            data,
+            cache_dir=cache_dir("documents"),
+            progress=reporter.pages(0.02, READ_END),
+            max_pages=max_pages(),
+        )
+
+
+def document_ingest(*, document_id: int) -> str:
+    """Ingest one document to `ready`, or `failed` with the reason; never half-saved."""
+    document = Document.objects.filter(pk=document_id).first()
+    if document is None:  # deleted before its turn came
+        return "missing"
+    if document.status != Document.Status.PROCESSING:
+        return str(document.status)  # already done: a redelivered task changes nothing
+    reporter = ProgressReporter(document)
+    try:
+        with document.file.open("rb") as handle:
+            data = handle.read()
+        reporter.report(0.01, "Opening the filing", force=True)
+        parsed = parse(document, data, reporter)
+        statements = None
+        if document.kind == "pdf":
+            reporter.report(READ_END + 0.05, "Extracting statements", force=True)
+            statements = statements_of(data, name=document.name)
+    except DocumentError as error:
+        document_fail(document, str(error))
+        return "failed"
+    except Exception:
+        logger.exception("ingesting document %s failed", document_id)
+        document_fail(document, INTERNAL_ERROR)
+        return "failed"
+    progress_save(
+        document,
+        fields={
+            "status": Document.Status.READY,
+            "progress": 1.0,
+            "message": "",
+            "pages": parsed.page_count,
+            "company": parsed.company[:200],
+            "title": parsed.title[:300],
+            "sections": parsed.sections,
+            "statements": statements,
+        },
+    )
+    return "ready"
+
+
+def document_fail(document: Document, reason: str) -> None:
+    """Mark failed with the reason and keep nothing of it but the row that says so."""
+    if document.file:
+        document.file.delete(save=False)
+    progress_save(
+        document,
+        fields={
+            "status": Document.Status.FAILED,
+            "progress": 0.0,
+            "message": reason[:500],
+            "file": "",
+            "pages": 0,
+            "company": "",
+            "title": "",
+            "sections": {},
+            "statements": None,
+        },
+    )

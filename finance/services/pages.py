@@ -1,0 +1,178 @@
+"""One page of a document: its size and text, a PNG of it, and a highlight box on it.
+
+Boxes are in PDF points with a top-left origin (pdfplumber's convention, which the statements
+use); pdfium's page size is the same box pdfplumber measures, so a box maps to percentages of the
+page with no flip: left = x0 / width, top = top / height.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
+from finance.documents.ingest import DocumentError, clean_text, ingest_html
+from finance.models import Document
+from finance.services.documents import cache_dir, document_ready
+from finance.services.locks import PDFIUM_LOCK
+
+MIN_SCALE, MAX_SCALE, DEFAULT_SCALE = 0.5, 3.0, 1.5
+
+
+class PageError(DocumentError):
+    """A page request that cannot be answered; `status` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Box:
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+    def percent(self, width: float, height: float) -> dict[str, float]:
+        """The box as CSS percentages of the page (left, top, width, height)."""
+        return {
+            "left": round(100 * self.x0 / width, 3),
+            "top": round(100 * self.top / height, 3),
+            "width": round(100 * (self.x1 - self.x0) / width, 3),
+            "height": round(100 * (self.bottom - self.top) / height, 3),
+        }
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    document: Document
+    page: int
+    pages: int
+    width: float | None  # points; None for HTML pseudo-pages
+    height: float | None
+    text: str
+
+    @property
+    def has_image(self) -> bool:
+        return self.width is not None
+
+    def to_dict(self, image_url: str | None) -> dict[str, Any]:
+        return {
+            "page": self.page,
+            "pages": self.pages,
+            "width": self.width,
+            "height": self.height,
+            "text": self.text,
+            "image": image_url if self.has_image else None,
+        }
+
+
+def parse_box(raw: str | None, *, width: float | None, height: float | None) -> Box | None:
+    """`x0,top,x1,bottom` in points; PageError(400) unless it is a real box on the page."""
+    if raw is None or raw == "":
+        return None
+    try:
+        values = [float(part) for part in raw.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 4 or not all(math.isfinite(v) for v in values):
+        raise PageError("box must be four numbers: x0,top,x1,bottom (PDF points)")
+    box = Box(*values)
+    if box.x0 < 0 or box.top < 0 or box.x1 <= box.x0 or box.bottom <= box.top:
+        raise PageError("box must have x0 < x1 and top < bottom, all non-negative")
+    if width is not None and height is not None and (box.x0 >= width or box.top >= height):
+        raise PageError(f"box lies outside the page ({width:g} x {height:g} points)")
+    return box
+
+
+def parse_scale(raw: str | None) -> float:
+    """A render scale (1.0 = 72 dpi) clamped to [MIN_SCALE, MAX_SCALE]; PageError if not numeric."""
+    if raw is None or raw == "":
+        return DEFAULT_SCALE
+    try:
+        scale = float(raw)
+    except ValueError:
+        scale = math.nan
+    if not math.isfinite(scale):
+        raise PageError(f"scale must be a number between {MIN_SCALE} and {MAX_SCALE}")
+    return round(min(MAX_SCALE, max(MIN_SCALE, scale)), 2)
+
+
+def _pdf_source(document: Document) -> Any:
+    try:
+        return document.file.path  # local storage: pdfium reads only what it needs
+    except NotImplementedError:  # object storage: the bytes
+        with document.file.open("rb") as handle:
+            return handle.read()
+
+
+def _checked(document: Document, page: int) -> None:
+    document_ready(document)
+    if not 0 <= page < document.pages:
+        raise PageError(f"no page {page}: pages are numbered 0 to {document.pages - 1}", status=404)
+
+
+def page_info(*, document: Document, page: int) -> PageInfo:
+    """Size and text of page `page` (0-indexed); HTML filings have text chunks and no size."""
+    _checked(document, page)
+    if document.kind == "html":
+        with document.file.open("rb") as handle:
+            parsed = ingest_html(handle.read(), cache_dir=cache_dir("documents"))
+        return PageInfo(document, page, document.pages, None, None, parsed.pages[page])
+    with PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(_pdf_source(document))
+        try:
+            pdf_page = pdf[page]
+            width, height = pdf_page.get_size()
+            textpage = pdf_page.get_textpage()
+            text = clean_text(textpage.get_text_range())
+            textpage.close()
+            pdf_page.close()
+        finally:
+            pdf.close()
+    return PageInfo(document, page, document.pages, float(width), float(height), text)
+
+
+def page_png(*, document: Document, page: int, scale: float) -> bytes:
+    """The page rendered as PNG, cached on disk per (content, page, scale)."""
+    _checked(document, page)
+    if document.kind != "pdf":
+        raise PageError("HTML filings have no page images; read the page text instead", 404)
+    path = cache_dir("pages") / document.sha256 / f"{page}@{scale:.2f}.png"
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        pass
+    with PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(_pdf_source(document))
+        try:
+            pdf_page = pdf[page]
+            image = pdf_page.render(scale=scale).to_pil()
+            pdf_page.close()
+        finally:
+            pdf.close()
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=False)
+    data = buffer.getvalue()
+    _store(path, data)
+    return data
+
+
+def _store(path: Path, data: bytes) -> None:
+    """Write atomically, so a concurrent reader never sees half a PNG."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

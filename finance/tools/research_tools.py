@@ -1,0 +1,206 @@
+"""Tools that compute ratios, cross-checks, prices, macro and a DCF; and the note writer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from agents.runtime import Tool, ToolContext, ToolError
+from finance.models import Note
+from finance.note.model import Note as NoteDocument
+from finance.note.validation import NoteError
+from finance.research.analysis import Valuation, valuation
+from finance.research.compose import write_note as compose_note
+from finance.research.gather import analyse_document, gather, macro_view, price_view
+from finance.research.plan import PLAN_PARAMETERS, ResearchPlan
+from finance.research.reconciliation import reconcile_document
+from finance.tools.document_tools import DOCUMENT_ID
+from finance.tools.workspace import document_of, run_of, workspace_of
+
+YEARS = {
+    "start_year": {"type": "integer", "minimum": 1900, "maximum": 2100},
+    "end_year": {"type": "integer", "minimum": 1900, "maximum": 2100},
+}
+
+
+def _years(arguments: dict[str, Any]) -> tuple[int, int] | None:
+    return ResearchPlan.from_arguments(arguments).years
+
+
+def analyse_financials(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    document = document_of(context, arguments["document_id"])
+    plan = ResearchPlan(years=_years(arguments))
+    analysed = analyse_document(document, plan)
+    if isinstance(analysed, str):
+        raise ToolError(analysed)
+    return analysed.summary()
+
+
+def cross_check(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    document = document_of(context, arguments["document_id"])
+    view, problems = reconcile_document(document, arguments.get("ticker", ""), _years(arguments))
+    if view is None:
+        raise ToolError("; ".join(problems))
+    return {**view.summary(), "problems": problems}
+
+
+def price_history(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    found = price_view(arguments["ticker"].strip().upper(), _years(arguments))
+    if isinstance(found, str):
+        raise ToolError(found)
+    return {
+        "ticker": found.ticker,
+        "source": found.source,
+        **{k: v for k, v in found.metrics.to_dict().items() if not isinstance(v, dict)},
+        **{
+            name: round(metric["value"], 4)
+            for name, metric in found.metrics.to_dict().items()
+            if isinstance(metric, dict)
+        },
+    }
+
+
+def macro_overlay(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    document = document_of(context, arguments["document_id"])
+    analysed = analyse_document(document, ResearchPlan())
+    if isinstance(analysed, str):
+        raise ToolError(analysed)
+    found = macro_view(analysed, arguments.get("series_id", "A191RL1A225NBEA"))
+    if isinstance(found, str):
+        raise ToolError(found)
+    return {
+        "series": found.series_name,
+        "pairs": [pair.to_dict() for pair in found.pairs],
+        "mean_spread_pp": found.mean_spread,
+        "source": found.source,
+    }
+
+
+def dcf_valuation(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    document = document_of(context, arguments["document_id"])
+    analysed = analyse_document(document, ResearchPlan())
+    if isinstance(analysed, str):
+        raise ToolError(analysed)
+    found = valuation(
+        analysed,
+        discount_rate=arguments.get("discount_rate", 0.09),
+        terminal_growth=arguments.get("terminal_growth", 0.025),
+        growth=arguments.get("growth"),
+        years=arguments.get("years", 5),
+    )
+    if not isinstance(found, Valuation):
+        raise ToolError(found)
+    return {
+        "base_year": found.base_year,
+        "growth": round(found.growth, 4),
+        "discount_rate": found.discount_rate,
+        "terminal_growth": found.terminal_growth,
+        "enterprise_value": round(found.result.enterprise_value.value, 1),
+        "equity_value": round(found.result.equity_value.value, 1),
+        "sensitivity": found.sensitivity.to_dict(),
+        "unit": "USD millions",
+    }
+
+
+def write_note(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    run = run_of(context)
+    plan = ResearchPlan.from_arguments(arguments)
+    context.progress(0.1, "Gathering figures for the note")
+    findings = gather(workspace_of(context), run.prompt, plan)
+    context.progress(0.7, "Writing the note")
+    body = compose_note(findings)
+    try:
+        NoteDocument.from_dict(body)
+    except NoteError as error:  # a bug in composition must not store a broken note
+        raise ToolError(f"the note could not be written: {error}") from error
+    note = Note.objects.create(workspace=run.workspace, run=run, title=body["title"], body=body)
+    url = reverse("finance-note-page", args=[note.pk])
+    context.emit("note.created", {"note": note.pk, "title": note.title, "url": url})
+    return {
+        "note_id": note.pk,
+        "url": url,
+        "title": note.title,
+        "sections": [s["heading"] for s in body["sections"]],
+        "analysed": [a.summary() for a in findings.analyses],
+        "cross_checks": [v.summary() for v in findings.reconciliations],
+        "limits": list(dict.fromkeys(findings.limits)),
+    }
+
+
+RESEARCH_TOOLS = (
+    Tool(
+        "analyse_financials",
+        "Margins, growth, returns, turnover, DSO/DIO/DPO/CCC, leverage and FCF by fiscal year.",
+        {
+            "type": "object",
+            "properties": {"document_id": DOCUMENT_ID, **YEARS},
+            "required": ["document_id"],
+            "additionalProperties": False,
+        },
+        analyse_financials,
+    ),
+    Tool(
+        "cross_check",
+        "Reconcile a filing's figures with SEC XBRL companyfacts and Yahoo Finance.",
+        {
+            "type": "object",
+            "properties": {
+                "document_id": DOCUMENT_ID,
+                "ticker": {"type": "string", "maxLength": 10},
+                **YEARS,
+            },
+            "required": ["document_id"],
+            "additionalProperties": False,
+        },
+        cross_check,
+    ),
+    Tool(
+        "price_history",
+        "Total and annualised return, volatility and maximum drawdown from daily prices.",
+        {
+            "type": "object",
+            "properties": {"ticker": {"type": "string", "minLength": 1, "maxLength": 10}, **YEARS},
+            "required": ["ticker"],
+            "additionalProperties": False,
+        },
+        price_history,
+    ),
+    Tool(
+        "macro_overlay",
+        "Company revenue growth against a FRED series (real GDP growth or CPI) year by year.",
+        {
+            "type": "object",
+            "properties": {
+                "document_id": DOCUMENT_ID,
+                "series_id": {"enum": ["A191RL1A225NBEA", "CPIAUCSL"]},
+            },
+            "required": ["document_id"],
+            "additionalProperties": False,
+        },
+        macro_overlay,
+    ),
+    Tool(
+        "dcf_valuation",
+        "A DCF from the latest free cash flow with a sensitivity table (rates are fractions).",
+        {
+            "type": "object",
+            "properties": {
+                "document_id": DOCUMENT_ID,
+                "discount_rate": {"type": "number", "exclusiveMinimum": 0, "maximum": 0.5},
+                "terminal_growth": {"type": "number", "minimum": -0.05, "maximum": 0.1},
+                "growth": {"type": "number", "minimum": -0.5, "maximum": 1},
+                "years": {"type": "integer", "minimum": 1, "maximum": 15},
+            },
+            "required": ["document_id"],
+            "additionalProperties": False,
+        },
+        dcf_valuation,
+    ),
+    Tool(
+        "write_note",
+        "Write the cited research note (tables, charts, cross-checks) and return its link.",
+        PLAN_PARAMETERS,
+        write_note,
+    ),
+)

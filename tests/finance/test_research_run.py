@@ -1,0 +1,128 @@
+"""The finance agent end to end: the offline research plan over a real 10-K, and its note."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agents.models import Event
+from agents.services.runs import run_create
+from finance.models import Note
+from finance.services.documents import document_upload
+from tests.finance.uploads import NETFLIX, needs_filings
+
+pytestmark = [pytest.mark.django_db, needs_filings]
+
+
+@pytest.fixture
+def workspace(alice, make_workspace, django_capture_on_commit_callbacks):
+    space = make_workspace(alice, name="Research", kind="finance")
+    with django_capture_on_commit_callbacks(execute=True):
+        document, _ = document_upload(
+            workspace=space, data=NETFLIX.read_bytes(), filename=NETFLIX.name
+        )
+    document.refresh_from_db()
+    assert document.status == "ready", document.message
+    return space
+
+
+def _tool_calls(run):
+    return [
+        e.payload["name"] for e in Event.objects.filter(run=run, type="tool.call").order_by("seq")
+    ]
+
+
+def test_analyse_this_10k_runs_the_plan_and_writes_a_cited_note(workspace, finish_run):
+    run = finish_run(run_create(workspace=workspace, prompt="Analyse this 10-K"))
+    assert run.status == "succeeded", run.message
+    assert _tool_calls(run)[0] == "list_documents"
+    assert "analyse_financials" in _tool_calls(run)
+    assert _tool_calls(run)[-1] == "write_note"
+    note = Note.objects.get(run=run)
+    assert "Netflix" in note.title
+    # The answer links the note and states computed figures: 2017 operating margin 838.7/11692.7.
+    assert f"/finance/notes/{note.pk}/" in run.message
+    assert "operating margin 7.2%" in run.message
+    headings = [s["heading"] for s in note.body["sections"]]
+    assert "Netflix, Inc.: margins" in headings
+    assert "From the filing" in headings
+    assert Event.objects.filter(run=run, type="note.created").exists()
+
+
+def test_the_note_page_links_every_figure_to_its_page(workspace, client, alice, finish_run):
+    finish_run(run := run_create(workspace=workspace, prompt="Analyse this 10-K"))
+    note = Note.objects.get(run=run)
+    client.force_login(alice)
+    page = client.get(f"/finance/notes/{note.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    # Revenue FY2017 links to the page viewer on the income statement with its box.
+    assert re.search(r'href="/finance/documents/\d+/pages/41/\?box=[\d.,]+', html)
+    assert "11,692.7" in html
+    markdown = client.get(f"/api/v1/finance/notes/{note.pk}.md")
+    assert markdown.status_code == 200
+    assert "[11,692.7](http://testserver/finance/documents/" in markdown.content.decode()
+    pdf = client.get(f"/api/v1/finance/notes/{note.pk}.pdf")
+    assert pdf.status_code == 200
+    assert pdf.content.startswith(b"%PDF")
+
+
+def test_compare_margins_keeps_to_the_years_asked_for(workspace, finish_run):
+    run = finish_run(run_create(workspace=workspace, prompt="compare margins 2016-2017"))
+    assert run.status == "succeeded", run.message
+    note = Note.objects.get(run=run)
+    table = next(
+        b
+        for s in note.body["sections"]
+        if s["heading"] == "Netflix, Inc.: margins"
+        for b in s["blocks"]
+        if b["type"] == "table"
+    )
+    assert table["columns"][1:] == ["FY2017", "FY2016"]
+
+
+def test_a_cross_check_without_a_ticker_says_what_it_needs(workspace, finish_run):
+    run = finish_run(run_create(workspace=workspace, prompt="cross-check with SEC data"))
+    assert run.status == "succeeded"
+    assert "needs the company's ticker" in run.message
+
+
+def test_without_documents_it_says_how_to_start(alice, make_workspace, finish_run):
+    space = make_workspace(alice, name="Empty", kind="finance")
+    run = finish_run(run_create(workspace=space, prompt="analyse this 10-K"))
+    assert run.status == "succeeded"
+    assert "No filing is ready" in run.message
+    assert not Note.objects.exists()
+
+
+def test_other_notes_are_not_visible(workspace, client, bob, finish_run):
+    run = finish_run(run_create(workspace=workspace, prompt="compare margins 2016-2017"))
+    note = Note.objects.get(run=run)
+    client.force_login(bob)
+    assert client.get(f"/finance/notes/{note.pk}/").status_code == 404
+    response = client.get(f"/api/v1/finance/notes/{note.pk}.pdf")
+    assert response.status_code == 404
+    assert response.json()["detail"]
+
+
+def test_apple_cross_check_reconciles_the_filing_with_recorded_sec_data(
+    alice, make_workspace, django_capture_on_commit_callbacks, finish_run, client
+):
+    from tests.finance.uploads import APPLE_HTML
+
+    space = make_workspace(alice, name="Apple", kind="finance")
+    with django_capture_on_commit_callbacks(execute=True):
+        document_upload(workspace=space, data=APPLE_HTML.read_bytes(), filename=APPLE_HTML.name)
+    run = finish_run(run_create(workspace=space, prompt="Cross-check Apple's 10-K with SEC data"))
+    assert run.status == "succeeded", run.message
+    # The ticker and CIK come from the filing's own inline XBRL (dei:TradingSymbol, CIK).
+    assert "Cross-check against SEC XBRL: 26 agree." in run.message
+    # No recorded Yahoo statements exist: said plainly, the rest still done.
+    assert "Yahoo Finance" in run.message
+    note = Note.objects.get(run=run)
+    assert note.title == "Research note: Apple Inc."
+    client.force_login(alice)
+    html = client.get(f"/finance/notes/{note.pk}/").content.decode()
+    assert "data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json" in html
+    assert "391,035" in html  # FY2024 net sales in USD millions
