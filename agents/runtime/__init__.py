@@ -5,7 +5,7 @@ from agents.runtime.compression import Compressor
 from agents.runtime.errors import PolicyError, ToolArgumentsError, ToolError
 from agents.runtime.loop import Agent
 from agents.runtime.memory_artifacts import MemoryArtifacts
-from agents.runtime.policies import OfflinePlanner, ScriptedPolicy
+from agents.runtime.policies import OfflinePlanner, ScriptedPolicy, first_user_text, tool_results
 from agents.runtime.protocols import EventSink, ListSink, Policy, PolicyInput
 from agents.runtime.state import Budget, RunState
 from agents.runtime.tools import ArtifactStore, Tool, ToolContext, ToolRegistry
@@ -35,4 +35,6 @@ __all__ = [
     "ToolError",
     "ToolRegistry",
     "Usage",
+    "first_user_text",
+    "tool_results",
 ]

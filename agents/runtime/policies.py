@@ -73,8 +73,8 @@ class OfflinePlanner:
     answers: dict[str, str] = field(default_factory=dict)
 
     def decide(self, context: PolicyInput) -> Decision:
-        prompt = _first_user_text(context)
-        results = _tool_results(context)
+        prompt = first_user_text(context)
+        results = tool_results(context)
         expressions = find_expressions(prompt)
         for index, expression in enumerate(expressions, start=1):
             call_id = f"calc-{index}"
@@ -103,14 +103,16 @@ class OfflinePlanner:
         return Decision(message=text, tool_calls=tuple(calls), usage=usage)
 
 
-def _first_user_text(context: PolicyInput) -> str:
+def first_user_text(context: PolicyInput) -> str:
+    """The request: the first user message of the conversation."""
     for message in context.messages:
         if message.get("role") == "user":
             return str(message.get("content") or "")
     return ""
 
 
-def _tool_results(context: PolicyInput) -> dict[str, str]:
+def tool_results(context: PolicyInput) -> dict[str, str]:
+    """Every tool result so far by call id (planners that decide from the conversation)."""
     return {
         str(message.get("tool_call_id")): str(message.get("content") or "")
         for message in context.messages

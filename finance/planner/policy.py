@@ -18,7 +18,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from agents.runtime import Decision, OfflinePlanner, PolicyInput, ToolCall, Usage
+from agents.runtime import (
+    Decision,
+    OfflinePlanner,
+    PolicyInput,
+    ToolCall,
+    Usage,
+    first_user_text,
+    tool_results,
+)
 from agents.runtime.compression import estimate_tokens
 from finance.planner.intent import Intent, read_intent
 
@@ -35,11 +43,11 @@ class ResearchPlanner:
     name: str = "offline"
 
     def decide(self, context: PolicyInput) -> Decision:
-        request = _request(context)
+        request = first_user_text(context)
         intent = read_intent(request)
         if not intent.research:
             return OfflinePlanner(help_text=HELP).decide(context)
-        results = _results(context)
+        results = tool_results(context)
         if "docs" not in results:
             return self._call(context, "docs", "list_documents", {}, "Looking at your filings.")
         documents = _json(results["docs"])
@@ -206,20 +214,6 @@ def _summary(note: dict[str, Any], intent: Intent) -> str:
         lines.append("What I could not do:")
         lines.extend(f"- {limit}" for limit in limits)
     return "\n".join(lines)
-
-
-def _request(context: PolicyInput) -> str:
-    return next(
-        (str(m.get("content") or "") for m in context.messages if m.get("role") == "user"), ""
-    )
-
-
-def _results(context: PolicyInput) -> dict[str, str]:
-    return {
-        str(m.get("tool_call_id")): str(m.get("content") or "")
-        for m in context.messages
-        if m.get("role") == "tool"
-    }
 
 
 def _json(content: str) -> Any:

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from agents.runtime import Decision, PolicyInput, ToolCall, Usage
+from agents.runtime import Decision, PolicyInput, ToolCall, Usage, first_user_text, tool_results
 from agents.runtime.compression import estimate_tokens
 
 
@@ -21,8 +21,8 @@ class StudioPlanner:
     name: str = "offline"
 
     def decide(self, context: PolicyInput) -> Decision:
-        request = _request(context)
-        results = _results(context)
+        request = first_user_text(context)
+        results = tool_results(context)
         build = results.get("build")
         if build is None:
             return self._call(
@@ -58,20 +58,6 @@ class StudioPlanner:
 
     def _answer(self, context: PolicyInput, text: str) -> Decision:
         return Decision(text, (), Usage(estimate_tokens(context.messages), len(text) // 4))
-
-
-def _request(context: PolicyInput) -> str:
-    return next(
-        (str(m.get("content") or "") for m in context.messages if m.get("role") == "user"), ""
-    )
-
-
-def _results(context: PolicyInput) -> dict[str, str]:
-    return {
-        str(m.get("tool_call_id")): str(m.get("content") or "")
-        for m in context.messages
-        if m.get("role") == "tool"
-    }
 
 
 def _json(content: str) -> dict[str, Any] | None:
