@@ -28,6 +28,8 @@ def display(value: float, unit: str) -> str:
         return f"{value:+.1f} pp"
     if unit == "USD":
         return f"${value:,.2f}"
+    if unit == "raw":
+        return f"{value:.4g}"
     if abs(value) >= 100 or value == int(value):
         return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
     return f"{value:,.2f}"
@@ -93,7 +95,11 @@ class Citer:
         nested = citation.get("derived")
         if isinstance(nested, Mapping):
             return self.derived(_derived_from_dict(nested))
-        return number(item.value, _unit_of(item, unit), self.source(item.label, citation))
+        shown = _unit_of(item, unit)
+        label = item.label
+        if shown == "USD millions":
+            label = f"{label}: {display(item.value, shown)} USD millions"
+        return number(item.value, shown, self.source(label, citation))
 
     def source(self, label: str, citation: Mapping[str, Any]) -> Source:
         document = str(citation.get("document") or "")

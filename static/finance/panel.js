@@ -153,6 +153,30 @@
       .then(function (r) { if (r.ok) refreshList(); else showError("could not delete (" + r.status + ")"); });
   });
 
+  // A note written by a run on this page (the timeline announces it) joins the notes list.
+  var notes = document.getElementById("fin-notes");
+  document.addEventListener("finance:note", function (e) {
+    var note = e.detail || {};
+    if (!notes || !/^\d+$/.test(String(note.note)) || notes.querySelector('[data-note="' + note.note + '"]')) return;
+    var empty = notes.querySelector(".muted:only-child");
+    if (empty) empty.remove();
+    var li = document.createElement("li");
+    li.dataset.note = note.note;
+    var link = document.createElement("a");
+    link.href = "/finance/notes/" + note.note + "/";
+    link.textContent = note.title || "Research note";
+    li.appendChild(link);
+    ["md", "pdf"].forEach(function (fmt) {
+      var download = document.createElement("a");
+      download.className = "fin-dl";
+      download.href = "/api/v1/finance/notes/" + note.note + "." + fmt;
+      download.textContent = fmt === "md" ? "Markdown" : "PDF";
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(download);
+    });
+    notes.insertBefore(li, notes.firstChild);
+  });
+
   remember();
   connect();
   if (anyProcessing() && !socket) startPolling();

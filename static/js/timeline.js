@@ -114,6 +114,15 @@
     "round.completed": function (event) {
       item(event, "note").textContent = "Round " + (event.payload.round || "") + " completed";
     },
+    "note.created": function (event) {
+      const li = item(event, "note research-note");
+      li.appendChild(document.createTextNode("Research note: "));
+      const link = el("a", "", event.payload.title || "open the note");
+      // Only in-app paths: the URL comes from the server, but a link must never leave the site.
+      if (/^\/finance\/notes\/\d+\/$/.test(event.payload.url || "")) link.href = event.payload.url;
+      li.appendChild(link);
+      document.dispatchEvent(new CustomEvent("finance:note", {detail: event.payload}));
+    },
     "run.status": function (event) {
       if (typeof event.payload.progress === "number") {
         progress.hidden = false;

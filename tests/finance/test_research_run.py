@@ -126,3 +126,33 @@ def test_apple_cross_check_reconciles_the_filing_with_recorded_sec_data(
     html = client.get(f"/finance/notes/{note.pk}/").content.decode()
     assert "data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json" in html
     assert "391,035" in html  # FY2024 net sales in USD millions
+
+
+def test_an_unknown_ticker_is_said_plainly_and_the_rest_is_done(workspace, finish_run):
+    prompt = "Analyse this 10-K and cross-check ticker ZZZZQ with SEC data"
+    run = finish_run(run_create(workspace=workspace, prompt=prompt))
+    assert run.status == "succeeded", run.message
+    assert "ZZZZQ" in run.message
+    assert "cross-check of NETFLIX_2017_10K.pdf not possible" in run.message
+    note = Note.objects.get(run=run)
+    limits = next(s for s in note.body["sections"] if s["id"] == "limits")
+    assert any("ZZZZQ" in str(item) for item in limits["blocks"][0]["items"])
+    assert any(s["heading"] == "Netflix, Inc.: margins" for s in note.body["sections"])
+
+
+def test_a_provider_outage_becomes_a_stated_limit(workspace, finish_run, monkeypatch):
+    from finance.providers import ProviderUnavailableError, configured
+
+    class Down:
+        def get(self, query):
+            raise ProviderUnavailableError("SEC EDGAR did not answer after 4 attempts (503)")
+
+        def company_tickers(self):
+            return {"NFLX": 1065280}
+
+    monkeypatch.setattr(configured, "sec_companyfacts", lambda: Down())
+    run = finish_run(
+        run_create(workspace=workspace, prompt="cross-check ticker NFLX with SEC data")
+    )
+    assert run.status == "succeeded", run.message
+    assert "SEC XBRL: SEC EDGAR did not answer after 4 attempts (503)" in run.message
