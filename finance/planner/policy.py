@@ -72,7 +72,7 @@ class ResearchPlanner:
         out: list[tuple[str, str, dict[str, Any], str]] = []
         for d in documents:
             pk, name = d["id"], d["name"]
-            if d.get("kind") == "pdf":
+            if d.get("fiscal_years"):
                 out.append(
                     (
                         f"analyse-{pk}",
@@ -100,7 +100,7 @@ class ResearchPlanner:
                         f"Cross-checking {name} with SEC XBRL and Yahoo Finance.",
                     )
                 )
-            if intent.macro and d.get("kind") == "pdf":
+            if intent.macro and d.get("fiscal_years"):
                 out.append(
                     (
                         f"macro-{pk}",

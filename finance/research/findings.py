@@ -98,6 +98,5 @@ class Findings:
     limits: list[str] = field(default_factory=list)
     """Plain statements of what could not be done, and why."""
     documents: dict[str, int] = field(default_factory=dict)  # name -> id
-    html_documents: list[tuple[int, str]] = field(default_factory=list)
     companies: list[str] = field(default_factory=list)
     """Every covered company, in document order (HTML filings included)."""

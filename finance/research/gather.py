@@ -28,13 +28,10 @@ MACRO_SERIES = {"A191RL1A225NBEA": "US real GDP growth", "CPIAUCSL": "US CPI inf
 
 
 def analyse_document(document: Document, plan: ResearchPlan) -> StatementAnalysis | str:
-    if document.kind != "pdf":
-        return (
-            f"{document.name} is an HTML filing: its figures are read from its inline XBRL for "
-            "the cross-check; ratios are computed from PDF statements"
-        )
     found = sources.statements(document)
     if not found:
+        if document.kind == "html":
+            return f"{document.name} has no inline XBRL financial facts to compute ratios from"
         return f"no financial statements were found in {document.name}"
     company = document.company or str(found.get("company") or document.name)
     return analyse_statements(document.pk, document.name, company, found, plan.years)
@@ -55,8 +52,6 @@ def gather(workspace: Workspace, request: str, plan: ResearchPlan) -> Findings:
     for document in documents:
         analysed = analyse_document(document, plan)
         if isinstance(analysed, str):
-            if document.kind == "html":
-                findings.html_documents.append((document.pk, document.name))
             findings.limits.append(analysed)
             continue
         findings.analyses.append(analysed)

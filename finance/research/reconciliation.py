@@ -30,6 +30,7 @@ from finance.research import sources
 from finance.research.analysis import YearRange, select_years
 from finance.research.citations import Number, Source, api_source, document_source, number
 from finance.research.findings import ReconRow, ReconView
+from finance.statements.inline_xbrl import printing_page
 
 FILING = "10-K filing"
 SEC = "SEC XBRL"
@@ -188,15 +189,10 @@ def _link(document: Document, name: str, figure: Any, label: str, found: _Source
 
 
 def _page_printing(document: Document, value: float | None) -> int:
-    """The page (chunk) of an HTML filing that prints the value, in millions: a statement page
-    first, else the first page that prints it."""
+    """The page (chunk) of an HTML filing that prints the value: a statement page first."""
     if value is None:
         return 0
-    text = f"{abs(value):,.0f}"
-    pages = sources.parsed(document).pages
     statements: dict[str, Any] = (document.sections or {}).get("statements") or {}
     preferred = sorted(int(p) for p in statements.values() if isinstance(p, int))
-    for index in [*preferred, *range(len(pages))]:
-        if index < len(pages) and text in pages[index]:
-            return int(index)
-    return 0
+    found = printing_page(sources.parsed(document).pages, value, preferred)
+    return found or 0

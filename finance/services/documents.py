@@ -145,13 +145,16 @@ def document_ready(document: Document) -> None:
 
 
 def document_statements(*, document: Document) -> dict[str, Any]:
-    """The canonical statements of a PDF filing, extracted at ingestion (or now, once)."""
+    """The canonical statements of a filing, extracted at ingestion (PDFs: or now, once)."""
     document_ready(document)
     if document.statements is None:
         from finance.services.ingestion import statements_of
 
         if document.kind != "pdf":
-            raise DocumentError("statements are extracted from PDF filings; this is HTML")
+            raise DocumentError(
+                "this HTML filing has no inline XBRL financial facts to read statements from; "
+                "upload the PDF or the filing's inline-XBRL HTML from EDGAR"
+            )
         with document.file.open("rb") as handle:
             data = handle.read()
         document.statements = statements_of(data, name=document.name)

@@ -7,10 +7,12 @@ from typing import Any
 
 from finance.documents.ingest import DocumentError, ParsedDocument, ingest_html, ingest_pdf
 from finance.models import Document
+from finance.reconcile.ixbrl import InlineXbrlError, parse_inline_xbrl
 from finance.services.documents import cache_dir, max_pages
 from finance.services.locks import PDFIUM_LOCK
 from finance.services.progress import ProgressReporter, progress_save
 from finance.statements import extract_statements
+from finance.statements.inline_xbrl import statements_from_inline_xbrl
 
 logger = logging.getLogger(__name__)
 INTERNAL_ERROR = "processing failed because of an internal error; delete it and upload it again"
@@ -21,6 +23,21 @@ READ_END = 0.7
 def statements_of(data: bytes, *, name: str) -> dict[str, Any]:
     with PDFIUM_LOCK:
         return extract_statements(data, name=name).to_dict()
+
+
+def html_statements(data: bytes, parsed: ParsedDocument, *, name: str) -> dict[str, Any] | None:
+    """Statements of an SEC HTML filing from its inline XBRL (None for plain HTML)."""
+    try:
+        facts = parse_inline_xbrl(data)
+    except InlineXbrlError:
+        return None
+    return statements_from_inline_xbrl(
+        facts,
+        parsed.pages,
+        name=name,
+        company=parsed.company,
+        statement_pages=parsed.statement_pages,
+    )
 
 
 def parse(document: Document, data: bytes, reporter: ProgressReporter) -> ParsedDocument:
@@ -50,9 +67,11 @@ def document_ingest(*, document_id: int) -> str:
         reporter.report(0.01, "Opening the filing", force=True)
         parsed = parse(document, data, reporter)
         statements = None
+        reporter.report(READ_END + 0.05, "Extracting statements", force=True)
         if document.kind == "pdf":
-            reporter.report(READ_END + 0.05, "Extracting statements", force=True)
             statements = statements_of(data, name=document.name)
+        else:
+            statements = html_statements(data, parsed, name=document.name)
     except DocumentError as error:
         document_fail(document, str(error))
         return "failed"

@@ -10,7 +10,7 @@ from agents.runtime import Tool, ToolContext, ToolError
 from finance.models import Note
 from finance.note.model import Note as NoteDocument
 from finance.note.validation import NoteError
-from finance.research.analysis import Valuation, valuation
+from finance.research.analysis import StatementAnalysis, Valuation, valuation
 from finance.research.compose import write_note as compose_note
 from finance.research.gather import analyse_document, gather, macro_view, price_view
 from finance.research.plan import PLAN_PARAMETERS, ResearchPlan
@@ -122,9 +122,41 @@ def write_note(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any
         "url": url,
         "title": note.title,
         "sections": [s["heading"] for s in body["sections"]],
-        "analysed": [a.summary() for a in findings.analyses],
-        "cross_checks": [v.summary() for v in findings.reconciliations],
+        "analysed": [_headline(a) for a in findings.analyses],
+        "cross_checks": [_short(v.summary()) for v in findings.reconciliations],
         "limits": list(dict.fromkeys(findings.limits)),
+    }
+
+
+HEADLINE_RATIOS = (
+    "gross_margin",
+    "operating_margin",
+    "net_margin",
+    "revenue_growth",
+    "fcf_conversion",
+    "roe",
+)
+
+
+def _short(check: dict[str, Any]) -> dict[str, Any]:
+    return {**check, "discrepancies": check["discrepancies"][:5]}
+
+
+def _headline(analysis: StatementAnalysis) -> dict[str, Any]:
+    """The few figures an answer quotes, per year (the note holds every derivation)."""
+    return {
+        "document_id": analysis.document_id,
+        "company": analysis.company,
+        "years": analysis.years,
+        "ratios": {
+            year: {
+                name: round(report.derived[name].value, 4)
+                for name in HEADLINE_RATIOS
+                if name in report.derived
+            }
+            for year, report in analysis.ratios.items()
+            if year in analysis.years[:1] + analysis.years[-1:]  # latest and earliest
+        },
     }
 
 

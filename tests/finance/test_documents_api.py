@@ -65,7 +65,7 @@ def test_the_same_bytes_again_return_the_document_without_a_second_ingestion(
 
 
 @needs_filings
-def test_an_sec_html_filing_is_ingested_without_statements(
+def test_an_sec_html_filing_gets_statements_from_its_inline_xbrl(
     alice, alice_api, make_workspace, upload
 ):
     workspace = make_workspace(alice, kind="finance")
@@ -76,7 +76,24 @@ def test_an_sec_html_filing_is_ingested_without_statements(
     document = response.after
     assert document["status"] == "ready" and document["kind"] == "html" and document["pages"] > 10
     statements = alice_api.get(f"/api/v1/finance/documents/{document['id']}/statements")
-    assert statements.status_code == 400 and "HTML" in statements.json()["detail"]
+    assert statements.status_code == 200
+    body = statements.json()
+    assert body["income_statement"]["revenue"]["FY2024"]["value"] == 391035
+    assert body["fiscal_years"][0] == "FY2024"
+
+
+@needs_filings
+def test_an_html_page_without_xbrl_has_no_statements_and_says_why(
+    alice, alice_api, make_workspace, upload
+):
+    workspace = make_workspace(alice, kind="finance")
+    page = b"<html><body>" + b"<p>Annual report of a small company.</p>" * 20 + b"</body></html>"
+
+    response = upload(alice_api, workspace, "report.html", page)
+
+    assert response.after["status"] == "ready"
+    statements = alice_api.get(f"/api/v1/finance/documents/{response.after['id']}/statements")
+    assert statements.status_code == 400 and "inline XBRL" in statements.json()["detail"]
 
 
 @needs_filings

@@ -44,3 +44,17 @@ def test_bad_files_get_a_clear_error(tmp_path):
         call_command("extract_statements", str(empty))
     with pytest.raises(CommandError, match=r"cannot read .*missing\.pdf"):
         call_command("extract_statements", str(tmp_path / "missing.pdf"))
+
+
+def test_an_sec_html_filing_is_read_from_its_inline_xbrl(tmp_path):
+    apple = SHARED_DATA / "finance" / "filings" / "APPLE_2024_10K.html"
+    if not apple.exists():
+        pytest.skip(f"no filing at {apple}")
+    out = StringIO()
+    call_command("extract_statements", str(apple), "--json", stdout=out)
+    statements = json.loads(out.getvalue())
+    assert statements["income_statement"]["net_income"]["FY2024"]["value"] == 93736
+    plain = tmp_path / "plain.html"
+    plain.write_text("<html><body><p>Annual report</p></body></html>")
+    with pytest.raises(CommandError, match="no inline XBRL financial facts"):
+        call_command("extract_statements", str(plain))

@@ -120,6 +120,8 @@ def test_apple_cross_check_reconciles_the_filing_with_recorded_sec_data(
     assert "Cross-check against SEC XBRL: 26 agree." in run.message
     # No recorded Yahoo statements exist: said plainly, the rest still done.
     assert "Yahoo Finance" in run.message
+    # Ratios come from the filing's own XBRL facts: 180,683 / 391,035 and 123,216 / 391,035.
+    assert "Apple Inc. FY2024: gross margin 46.2%, operating margin 31.5%" in run.message
     note = Note.objects.get(run=run)
     assert note.title == "Research note: Apple Inc."
     client.force_login(alice)
