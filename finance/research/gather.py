@@ -103,7 +103,7 @@ def price_view(ticker: str, years: tuple[int, int] | None) -> PriceView | str:
     if not ticker:
         return "price history needs a ticker: name it, e.g. 'prices for ticker NFLX'"
     start = dt.date(years[0], 1, 1) if years else None
-    end = dt.date(years[1], 12, 31) if years else None
+    end = dt.date(min(years[1], 9998) + 1, 1, 1) if years else None  # yfinance: end exclusive
     try:
         result = yahoo_finance().get_prices(PriceQuery(ticker, start=start, end=end))
         frame = result.data

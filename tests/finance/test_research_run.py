@@ -158,3 +158,69 @@ def test_a_provider_outage_becomes_a_stated_limit(workspace, finish_run, monkeyp
     )
     assert run.status == "succeeded", run.message
     assert "SEC XBRL: SEC EDGAR did not answer after 4 attempts (503)" in run.message
+
+
+def _fred_shape(observations: dict[str, float]) -> dict:
+    """SHAPE FIXTURE, NOT REAL DATA: FRED's observations response shape with made-up values
+    (no recorded FRED response exists in the shared data)."""
+    return {
+        "units": "lin",
+        "observations": [
+            {"date": day, "value": str(value)} for day, value in sorted(observations.items())
+        ],
+    }
+
+
+def test_the_macro_overlay_pairs_revenue_growth_with_fred_series(
+    workspace, finish_run, settings, tmp_path
+):
+    import json
+    import shutil
+
+    from tests.conftest import SHARED_DATA
+
+    shutil.copytree(SHARED_DATA / "finance" / "sec", tmp_path / "sec")
+    (tmp_path / "fred").mkdir()
+    gdp = {"2015-01-01": 2.0, "2016-01-01": 1.0, "2017-01-01": 3.0}
+    cpi = {
+        f"{year}-{month:02d}-01": 100.0 + (year - 2015) * 2
+        for year in (2015, 2016, 2017)
+        for month in (1, 7)
+    }
+    (tmp_path / "fred" / "A191RL1A225NBEA.json").write_text(json.dumps(_fred_shape(gdp)))
+    (tmp_path / "fred" / "CPIAUCSL.json").write_text(json.dumps(_fred_shape(cpi)))
+    settings.FINANCE_RECORDED_DIR = str(tmp_path)
+
+    run = finish_run(
+        run_create(workspace=workspace, prompt="Netflix growth against GDP and inflation")
+    )
+    assert run.status == "succeeded", run.message
+    note = Note.objects.get(run=run)
+    macro = next(s for s in note.body["sections"] if s["id"] == "macro")
+    gdp_table = macro["blocks"][0]
+    rows = {row[0]: row for row in gdp_table["rows"]}
+    # Netflix revenue grew 32.4% in 2017 (11,692.7 / 8,830.7); the fixture's GDP grew 3.0%.
+    assert rows["2017"][1]["number"]["display"] == "32.4%"
+    assert rows["2017"][2]["number"]["display"] == "3.0%"
+    assert rows["2017"][3]["number"]["display"] == "+29.4 pp"
+    assert rows["2017"][2]["number"]["source"]["url"].endswith("/series/A191RL1A225NBEA")
+
+
+def test_price_metrics_come_from_the_recorded_yahoo_history():
+    from finance.research.gather import price_view
+
+    view = price_view("NVDA", (2010, 2013))
+    assert not isinstance(view, str), view
+    metrics = view.metrics
+    assert metrics.total_return.period.startswith("2010-01-")
+    assert metrics.total_return.period.endswith("2013-12-31")
+    assert -1 < metrics.max_drawdown.value < 0
+    assert 0.2 < metrics.annualised_volatility.value < 1.0
+    assert view.source["provider"] == "Yahoo Finance (yfinance)"
+    assert len(view.closes) == 48  # one month-end close per month
+
+
+def test_an_unknown_ticker_has_no_price_history():
+    from finance.research.gather import price_view
+
+    assert "ZZZZQ" in str(price_view("ZZZZQ", None))
