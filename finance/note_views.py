@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -14,12 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from finance.models import Note
-from finance.note.html import render_html
-from finance.note.links import PathLinks
-from finance.note.markdown import render_markdown
-from finance.note.model import Note as NoteDocument
-from finance.note.pdf import render_pdf
-from finance.note.validation import NoteError
+
+if TYPE_CHECKING:
+    from finance.note.model import Note as NoteDocument
+
+# The renderers (matplotlib, fpdf2) load on the first note served, not with the URL conf.
 
 
 def _owned(request: HttpRequest, note_id: int) -> Note:
@@ -30,6 +31,9 @@ def _owned(request: HttpRequest, note_id: int) -> Note:
 
 
 def _document(note: Note) -> NoteDocument:
+    from finance.note.model import Note as NoteDocument
+    from finance.note.validation import NoteError
+
     try:
         return NoteDocument.from_dict(note.body)
     except NoteError as error:  # stored notes are validated when written; say so if one is not
@@ -39,6 +43,9 @@ def _document(note: Note) -> NoteDocument:
 @login_required
 def note_page(request: HttpRequest, note_id: int) -> HttpResponse:
     """GET /finance/notes/<id>/ : the note as a page, every number linked to its source."""
+    from finance.note.html import render_html
+    from finance.note.links import PathLinks
+
     note = _owned(request, note_id)
     body = render_html(_document(note), PathLinks(""))
     return render(
@@ -69,6 +76,12 @@ def note_download(request: Request, note_id: int, fmt: str = "json") -> HttpResp
                 "note": note.body,
             }
         )
+    from finance.note.links import PathLinks
+    from finance.note.markdown import render_markdown
+    from finance.note.model import Note as NoteDocument
+    from finance.note.pdf import render_pdf
+    from finance.note.validation import NoteError
+
     try:
         document = NoteDocument.from_dict(note.body)
     except NoteError as error:

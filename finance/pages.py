@@ -92,6 +92,8 @@ def label_needles(label: str, query: str) -> list[str]:
     needles = [query, label]
     if ":" in label:
         needles.append(label.rsplit(":", 1)[1])
+    # A value as the note writes it ("391,035 USD millions"): the number as printed.
+    needles.extend(re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", label))
     return needles
 
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
-
-from django.conf import settings
 
 from agents.models import Workspace
 from finance.documents.ingest import ParsedDocument, ingest_html, ingest_pdf
@@ -16,6 +13,7 @@ from finance.documents.sections import squash
 from finance.models import Document
 from finance.reconcile import InlineXbrlDocument, parse_inline_xbrl
 from finance.research.findings import Passage
+from finance.services.documents import cache_dir
 from finance.statements import extract_statements
 
 
@@ -43,10 +41,6 @@ def document_bytes(document: Document) -> bytes:
         return bytes(handle.read())
 
 
-def _cache_dir() -> Path:
-    return Path(settings.VAR_DIR) / "cache" / "documents"
-
-
 def parsed(document: Document) -> ParsedDocument:
     """Page texts and sections (from the ingestion cache; parsed again only if it was cleared)."""
     return _parsed(document.pk, document.sha256, document.kind, document.file.name)
@@ -57,8 +51,8 @@ def _parsed(pk: int, sha256: str, kind: str, file_name: str) -> ParsedDocument:
     document = Document.objects.get(pk=pk)
     data = document_bytes(document)
     if kind == "html":
-        return ingest_html(data, cache_dir=_cache_dir())
-    return ingest_pdf(data, cache_dir=_cache_dir())
+        return ingest_html(data, cache_dir=cache_dir("documents"))
+    return ingest_pdf(data, cache_dir=cache_dir("documents"))
 
 
 @lru_cache(maxsize=8)

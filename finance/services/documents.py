@@ -134,6 +134,8 @@ def document_delete(*, document: Document) -> None:
     document.delete()
     if not Document.objects.filter(sha256=sha).exists():
         shutil.rmtree(cache_dir("pages") / sha, ignore_errors=True)
+        for kept in ("documents", "statements"):  # parsed text and statements of these bytes
+            (cache_dir(kept) / f"{sha}.json").unlink(missing_ok=True)
 
 
 def document_ready(document: Document) -> None:

@@ -11,7 +11,7 @@ from finance.reconcile.ixbrl import InlineXbrlError, parse_inline_xbrl
 from finance.services.documents import cache_dir, max_pages
 from finance.services.locks import PDFIUM_LOCK
 from finance.services.progress import ProgressReporter, progress_save
-from finance.statements import extract_statements
+from finance.statements.cache import cached_statements
 from finance.statements.inline_xbrl import statements_from_inline_xbrl
 
 logger = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ READ_END = 0.7
 
 def statements_of(data: bytes, *, name: str) -> dict[str, Any]:
     with PDFIUM_LOCK:
-        return extract_statements(data, name=name).to_dict()
+        return cached_statements(data, name=name, cache_dir=cache_dir("statements"))
 
 
 def html_statements(data: bytes, parsed: ParsedDocument, *, name: str) -> dict[str, Any] | None:

@@ -8,6 +8,7 @@ import pytest
 from django.conf import settings
 
 from finance.models import Document
+from finance.services.documents import cache_dir
 from tests.finance.uploads import (
     APPLE_HTML,
     NETFLIX,
@@ -105,6 +106,27 @@ def test_delete_removes_the_document_and_its_file(alice_api, netflix):
     assert response.status_code == 204
     assert not Document.objects.exists() and stored_files() == []
     assert alice_api.get(f"/api/v1/finance/documents/{netflix['id']}").status_code == 404
+    # Nothing parsed from it is kept either.
+    for kept in ("documents", "statements"):
+        assert not (cache_dir(kept) / f"{netflix['sha256']}.json").exists()
+
+
+@needs_filings
+def test_the_same_filing_elsewhere_reuses_its_text_and_statements(
+    alice, alice_api, make_workspace, upload, netflix, monkeypatch
+):
+    from finance.statements import cache
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the statements were extracted a second time")
+
+    monkeypatch.setattr(cache, "extract_statements", must_not_run)
+    other = make_workspace(alice, name="Second", kind="finance")
+    response = upload(alice_api, other, "netflix-copy.pdf", NETFLIX.read_bytes())
+    assert response.after["status"] == "ready", response.after
+    statements = alice_api.get(f"/api/v1/finance/documents/{response.after['id']}/statements")
+    assert statements.json()["document"] == "netflix-copy.pdf"
+    assert statements.json()["income_statement"]["revenue"]["FY2017"]["value"] == 11692.713
 
 
 @needs_filings

@@ -177,6 +177,21 @@ def test_an_html_filing_has_text_pages_and_no_images(
     assert 'id="fin-box"' not in html
 
 
+def test_a_note_label_on_an_html_page_marks_the_printed_value(
+    alice, alice_api, alice_client, make_workspace, upload
+):
+    workspace = make_workspace(alice, kind="finance")
+    document = upload(alice_api, workspace, "aapl.htm", APPLE_HTML.read_bytes()).after
+    cell = alice_api.get(f"/api/v1/finance/documents/{document['id']}/statements").json()
+    revenue = cell["income_statement"]["revenue"]["FY2024"]
+
+    page = alice_client.get(
+        viewer(document, revenue["page"]), {"label": "revenue FY2024: 391,035 USD millions"}
+    )
+
+    assert "<mark>391,035</mark>" in page.content.decode()
+
+
 def test_pages_of_a_document_still_processing_are_a_conflict(alice, alice_api, alice_client):
     from agents.services.workspaces import workspace_create
     from finance.models import Document
