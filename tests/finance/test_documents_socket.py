@@ -72,3 +72,15 @@ async def test_another_user_and_no_credentials_are_refused(processing, bob_api):
         assert message["type"] == "error" and message["code"] == code
         assert await communicator.receive_output() == {"type": "websocket.close", "code": code}
         await communicator.disconnect()
+
+
+async def test_the_served_application_routes_the_progress_socket(processing, alice_api):
+    from config.asgi import application as served
+
+    path = f"/ws/finance/workspaces/{processing.workspace_id}/documents/"
+    communicator = WebsocketCommunicator(served, path, bearer(alice_api))
+    connected, _ = await communicator.connect()
+    assert connected
+    first = await communicator.receive_json_from()
+    assert first["document"] == processing.pk and first["status"] == "processing"
+    await communicator.disconnect()
