@@ -38,6 +38,7 @@ def test_upload_analyse_and_follow_a_number_to_its_page(page, tmp_path):
     note_link = page.locator("#timeline .research-note a")
     assert "Netflix" in note_link.inner_text()
     assert page.locator("#fin-notes li[data-note]").count() == 1  # the panel's list, live
+    save_screenshot(page, tmp_path, "finance-workspace")
 
     # The note: sections, a chart, and every statement figure is a link.
     note_link.click()
