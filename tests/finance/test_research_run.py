@@ -224,3 +224,38 @@ def test_an_unknown_ticker_has_no_price_history():
     from finance.research.gather import price_view
 
     assert "ZZZZQ" in str(price_view("ZZZZQ", None))
+
+
+def test_a_model_server_plans_with_the_same_tools_and_writes_the_note(
+    workspace, fake_openai, finish_run
+):
+    from tests.fakes.openai_server import Reply
+
+    workspace.model_base_url, workspace.model_name = fake_openai.base_url, fake_openai.model
+    workspace.save()
+    document = workspace.documents.get()
+    fake_openai.script(
+        Reply.call("list_documents", {}),
+        Reply.call("search_document", {"document_id": document.pk, "query": "competition"}),
+        Reply.call(
+            "write_note",
+            {"document_ids": [document.pk], "questions": ["competition"], "valuation": False},
+        ),
+        Reply.say("The note is written."),
+    )
+    run = finish_run(
+        run_create(
+            workspace=workspace,
+            prompt="What does Netflix say about competition?",
+            options={"planner": "model"},
+        )
+    )
+    assert run.status == "succeeded", run.message
+    first = fake_openai.chat_requests[0]
+    offered = {tool["function"]["name"] for tool in first.tools}
+    assert {"search_document", "cross_check", "write_note", "read_page"} <= offered
+    assert "write_note" in first.messages[0]["content"]  # the finance system prompt
+    note = Note.objects.get(run=run)
+    quotes = [b for s in note.body["sections"] if s["id"] == "filing" for b in s["blocks"]]
+    assert quotes and all(q["source"]["document_id"] == document.pk for q in quotes)
+    assert "competition" in " ".join(q["content"][0] for q in quotes).lower()
