@@ -8,28 +8,28 @@ event log, and a periodic tail of the log catches anything the layer dropped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from agents import selectors
+from agents.consumer_base import (
+    CLOSE_BAD_REQUEST,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHENTICATED,
+    GroupTailConsumer,
+)
 from agents.models import Run
 from agents.services.publishing import run_group
 
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_NOT_FOUND = 4404
-CLOSE_BAD_REQUEST = 4400
+__all__ = ["CLOSE_BAD_REQUEST", "CLOSE_NOT_FOUND", "CLOSE_UNAUTHENTICATED", "RunEventsConsumer"]
 
 
-class RunEventsConsumer(AsyncJsonWebsocketConsumer):
+class RunEventsConsumer(GroupTailConsumer):
     run_id: int
     last_seq: int
-    group: str | None = None
-    tail: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -61,20 +61,6 @@ class RunEventsConsumer(AsyncJsonWebsocketConsumer):
             await self.run_events(message)
             return
         await super().dispatch(message)
-
-    async def refuse(self, code: int, message: str) -> None:
-        """Accept only to say why, then close: a bare handshake refusal explains nothing."""
-        await self.accept()
-        await self.send_json({"type": "error", "code": code, "error": message})
-        await self.close(code=code)
-
-    async def disconnect(self, code: int) -> None:
-        if self.tail is not None:
-            self.tail.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.tail
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "ping":

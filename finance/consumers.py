@@ -8,14 +8,12 @@ channel layer between worker and web process), re-reads the rows that are still 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
-from agents.consumers import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED
+from agents.consumer_base import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, GroupTailConsumer
 from agents.models import Workspace
 from finance.models import Document
 from finance.services.progress import documents_group, progress_event
@@ -23,10 +21,8 @@ from finance.services.progress import documents_group, progress_event
 State = tuple[float, str, str]
 
 
-class DocumentProgressConsumer(AsyncJsonWebsocketConsumer):
+class DocumentProgressConsumer(GroupTailConsumer):
     workspace_id: int
-    group: str | None = None
-    tail: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.sent: dict[int, State] = {}
@@ -43,19 +39,6 @@ class DocumentProgressConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_processing()
         self.tail = asyncio.create_task(self.tail_rows())
-
-    async def refuse(self, code: int, message: str) -> None:
-        await self.accept()
-        await self.send_json({"type": "error", "code": code, "error": message})
-        await self.close(code=code)
-
-    async def disconnect(self, code: int) -> None:
-        if self.tail is not None:
-            self.tail.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.tail
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def document_progress(self, event: dict[str, Any]) -> None:
         """Pushed by the worker: forward it unless the same state was already sent."""

@@ -5,7 +5,14 @@ from agents.runtime.compression import Compressor
 from agents.runtime.errors import PolicyError, ToolArgumentsError, ToolError
 from agents.runtime.loop import Agent
 from agents.runtime.memory_artifacts import MemoryArtifacts
-from agents.runtime.policies import OfflinePlanner, ScriptedPolicy, first_user_text, tool_results
+from agents.runtime.policies import (
+    OfflinePlanner,
+    ScriptedPolicy,
+    answer_decision,
+    call_decision,
+    first_user_text,
+    tool_results,
+)
 from agents.runtime.protocols import EventSink, ListSink, Policy, PolicyInput
 from agents.runtime.state import Budget, RunState
 from agents.runtime.tools import ArtifactStore, Tool, ToolContext, ToolRegistry
@@ -35,6 +42,8 @@ __all__ = [
     "ToolError",
     "ToolRegistry",
     "Usage",
+    "answer_decision",
+    "call_decision",
     "first_user_text",
     "tool_results",
 ]

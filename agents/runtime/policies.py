@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from agents.runtime.compression import estimate_tokens
 from agents.runtime.errors import PolicyError
@@ -118,3 +119,16 @@ def tool_results(context: PolicyInput) -> dict[str, str]:
         for message in context.messages
         if message.get("role") == "tool"
     }
+
+
+def call_decision(
+    context: PolicyInput, call_id: str, tool: str, arguments: dict[str, Any], text: str
+) -> Decision:
+    """A planner's step: say `text` and call one tool (token use estimated)."""
+    call = ToolCall(call_id, tool, arguments)
+    return Decision(text, (call,), Usage(estimate_tokens(context.messages), len(text) // 4))
+
+
+def answer_decision(context: PolicyInput, text: str) -> Decision:
+    """A planner's final answer (token use estimated)."""
+    return Decision(text, (), Usage(estimate_tokens(context.messages), len(text) // 4))

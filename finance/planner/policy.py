@@ -22,12 +22,11 @@ from agents.runtime import (
     Decision,
     OfflinePlanner,
     PolicyInput,
-    ToolCall,
-    Usage,
+    answer_decision,
+    call_decision,
     first_user_text,
     tool_results,
 )
-from agents.runtime.compression import estimate_tokens
 from finance.planner.intent import Intent, read_intent
 
 HELP = (
@@ -49,21 +48,21 @@ class ResearchPlanner:
             return OfflinePlanner(help_text=HELP).decide(context)
         results = tool_results(context)
         if "docs" not in results:
-            return self._call(context, "docs", "list_documents", {}, "Looking at your filings.")
+            return call_decision(context, "docs", "list_documents", {}, "Looking at your filings.")
         documents = _json(results["docs"])
         if not isinstance(documents, list):
-            return self._answer(context, f"I could not list the filings: {results['docs']}")
+            return answer_decision(context, f"I could not list the filings: {results['docs']}")
         ready = [d for d in documents if d.get("status") == "ready"]
         if not ready:
-            return self._answer(context, _no_documents(documents))
+            return answer_decision(context, _no_documents(documents))
         chosen = _chosen(ready, request)[:MAX_DOCUMENTS]
         for call_id, tool, arguments, text in self.steps(intent, chosen):
             if call_id not in results:
-                return self._call(context, call_id, tool, arguments, text)
+                return call_decision(context, call_id, tool, arguments, text)
         note = _json(results.get("note", ""))
         if not isinstance(note, dict):
-            return self._answer(context, f"I could not write the note: {results.get('note')}")
-        return self._answer(context, _summary(note, intent))
+            return answer_decision(context, f"I could not write the note: {results.get('note')}")
+        return answer_decision(context, _summary(note, intent))
 
     def steps(
         self, intent: Intent, documents: list[dict[str, Any]]
@@ -136,15 +135,6 @@ class ResearchPlanner:
             )
         out.append(("note", "write_note", plan, "Writing the research note."))
         return out
-
-    def _call(
-        self, context: PolicyInput, call_id: str, tool: str, arguments: dict[str, Any], text: str
-    ) -> Decision:
-        call = ToolCall(call_id, tool, arguments)
-        return Decision(text, (call,), Usage(estimate_tokens(context.messages), len(text) // 4))
-
-    def _answer(self, context: PolicyInput, text: str) -> Decision:
-        return Decision(text, (), Usage(estimate_tokens(context.messages), len(text) // 4))
 
 
 def _years(intent: Intent) -> dict[str, int]:

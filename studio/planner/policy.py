@@ -12,8 +12,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from agents.runtime import Decision, PolicyInput, ToolCall, Usage, first_user_text, tool_results
-from agents.runtime.compression import estimate_tokens
+from agents.runtime import (
+    Decision,
+    PolicyInput,
+    answer_decision,
+    call_decision,
+    first_user_text,
+    tool_results,
+)
 
 
 @dataclass
@@ -25,7 +31,7 @@ class StudioPlanner:
         results = tool_results(context)
         build = results.get("build")
         if build is None:
-            return self._call(
+            return call_decision(
                 context,
                 "build",
                 "build_scene",
@@ -33,31 +39,22 @@ class StudioPlanner:
                 "Building the scene from your description.",
             )
         if build.startswith("error:"):
-            return self._answer(context, f"I could not build a scene: {build[7:]}")
+            return answer_decision(context, f"I could not build a scene: {build[7:]}")
         rounds = [results[key] for key in sorted(results) if key.startswith("round-")]
         if rounds and rounds[-1].startswith("error:"):
             report = _report(_json(build) or {}, rounds[:-1])
-            return self._answer(context, f"{report} A refinement round failed: {rounds[-1][7:]}")
+            return answer_decision(context, f"{report} A refinement round failed: {rounds[-1][7:]}")
         last = _json(rounds[-1]) if rounds else None
         if last is None or (not last.get("passed") and last.get("rounds_left", 0) > 0):
             number = len(rounds) + 1
-            return self._call(
+            return call_decision(
                 context,
                 f"round-{number:02d}",
                 "refine_round",
                 {},
                 f"Round {number}: rendering and checking the scene.",
             )
-        return self._answer(context, _report(_json(build) or {}, rounds))
-
-    def _call(
-        self, context: PolicyInput, call_id: str, tool: str, arguments: dict[str, Any], text: str
-    ) -> Decision:
-        call = ToolCall(call_id, tool, arguments)
-        return Decision(text, (call,), Usage(estimate_tokens(context.messages), len(text) // 4))
-
-    def _answer(self, context: PolicyInput, text: str) -> Decision:
-        return Decision(text, (), Usage(estimate_tokens(context.messages), len(text) // 4))
+        return answer_decision(context, _report(_json(build) or {}, rounds))
 
 
 def _json(content: str) -> dict[str, Any] | None:
