@@ -62,7 +62,9 @@ class ResearchPlanner:
         note = _json(results.get("note", ""))
         if not isinstance(note, dict):
             return answer_decision(context, f"I could not write the note: {results.get('note')}")
-        return answer_decision(context, _summary(note, intent))
+        answer = _summary(note, intent)
+        passages = _passages(results, chosen, intent)
+        return answer_decision(context, answer + ("\n" + passages if passages else ""))
 
     def steps(
         self, intent: Intent, documents: list[dict[str, Any]]
@@ -166,6 +168,23 @@ def _no_documents(documents: list[dict[str, Any]]) -> str:
 
 def _pct(value: Any) -> str:
     return f"{value * 100:.1f}%" if isinstance(value, int | float) else "n/a"
+
+
+def _passages(results: dict[str, str], documents: list[dict[str, Any]], intent: Intent) -> str:
+    """The best passage for each question, with its page, quoted in the answer itself."""
+    lines = []
+    for d in documents:
+        for n, question in enumerate(intent.questions, start=1):
+            found = _json(results.get(f"search-{d['id']}-{n}", ""))
+            hits = found.get("hits") if isinstance(found, dict) else None
+            if not hits:
+                continue
+            best = hits[0]
+            snippet = " ".join(str(best.get("snippet", "")).split())
+            if len(snippet) > 280:
+                snippet = snippet[:277].rstrip() + "…"
+            lines.append(f"- {question} ({d['name']} {best.get('page_label', '')}): “{snippet}”")
+    return ("From the filing:\n" + "\n".join(lines)) if lines else ""
 
 
 def _summary(note: dict[str, Any], intent: Intent) -> str:

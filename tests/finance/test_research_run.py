@@ -259,3 +259,13 @@ def test_a_model_server_plans_with_the_same_tools_and_writes_the_note(
     quotes = [b for s in note.body["sections"] if s["id"] == "filing" for b in s["blocks"]]
     assert quotes and all(q["source"]["document_id"] == document.pk for q in quotes)
     assert "competition" in " ".join(q["content"][0] for q in quotes).lower()
+
+
+def test_a_question_about_the_filing_is_answered_with_pages(workspace, finish_run):
+    run = finish_run(
+        run_create(workspace=workspace, prompt="What does the filing say about competition?")
+    )
+    assert run.status == "succeeded", run.message
+    quoted = run.message.split("From the filing:\n", 1)[1]
+    assert quoted.startswith("- competition (NETFLIX_2017_10K.pdf p. ")
+    assert "compet" in quoted.lower()
