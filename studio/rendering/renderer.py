@@ -3,23 +3,7 @@
 `render(scene, mesh_for=...)` takes the meshes from a callable, `mesh_for(obj) -> (trimesh,
 4x4 world matrix)`, so this module knows nothing about how shapes become triangles.
 
-**Light units.** The scene uses glTF KHR_lights_punctual units: lux for directional lights,
-candela for point and spot lights. pyrender's shader uses the same model (illuminance E for a
-directional light, I / d^2 for point and spot lights, glTF's squared cone falloff for spots, a
-Lambert term c_diff / pi) but has no camera exposure and no tone mapping: the linear result is
-gamma-encoded (1/2.2) and clipped at 1. So the mapping is a single factor for every kind,
-`pyrender intensity = EXPOSURE * scene intensity`, which keeps glTF's relations between lux and
-candela. EXPOSURE = 0.3 is calibrated on the studio rig (`studio.rendering.adjust.studio_lights`:
-key 3 lux, fill 1.2 lux, rim 2 lux; the model's default `Light.intensity` is 3): it gives a mean
-luma of 0.47-0.50 for that rig on a few objects or a grid of 20-100 objects on the grey ground,
-the middle of `checks.exposure`'s 0.25-0.75 band (at 1.0 the same frame measured 0.85). A single
-default light (3 lux) then measures 0.37-0.40, also well exposed. Physical values (a 100 000 lux
-sun) are far too bright here; `adjust.fix_exposure` rescales them.
-
-**Ambient.** The scene model has no environment light, so without one every shadow would be pure
-black. The renderer adds a uniform ambient term equal to AMBIENT_FRACTION (10 %) of the light
-that reaches the centre of the objects (E / pi, tinted by the lights' colours). It scales with
-the lights, so scaling every intensity by s scales the whole image's linear light by s.
+**Lights** (units, exposure, the ambient term) are in `lights.py`.
 
 **pyrender 0.1.45 quirks handled here** (the NumPy 2 `np.infty` shim and the platform choice
 live in `_gl.py`):
@@ -41,7 +25,7 @@ live in `_gl.py`):
   cure: a lit surface is then always in front of its own stored depth. Open (non-watertight)
   meshes, which are drawn double-sided, keep both faces in the shadow map;
 * a spot's shadow camera has a field of view of 2 * outer cone + 11.25 degrees, which must stay
-  under 180 degrees: outer cones are capped at SPOT_MAX_OUTER_DEG (80 degrees);
+  under 180 degrees: outer cones are capped at `lights.SPOT_MAX_OUTER_DEG` (80 degrees);
 * its directional shadow map (2048^2) covers the whole scene's bounding box, ground included,
   and repeats outside it: on the default 20 m ground a texel was about 3 cm, with visible acne.
   The shadow camera is fitted to the objects' bounding sphere instead (texel = its diameter /
@@ -69,7 +53,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -80,12 +64,13 @@ from numpy.typing import NDArray
 from PIL import Image
 
 from studio.rendering._gl import RenderUnavailable, load
+from studio.rendering.lights import EXPOSURE, Matrix, add_lights, look_at
 from studio.rendering.pyrender_fixes import CULL as _CULL
 from studio.rendering.pyrender_fixes import ProgramCache as _ProgramCache
 from studio.rendering.pyrender_fixes import (
     install_front_face_culling as _install_front_face_culling,
 )
-from studio.scene.model import Color, Light, Material, Scene, SceneObject, Vec3
+from studio.scene.model import Color, Material, Scene, SceneObject, Vec3
 
 __all__ = [
     "EXPOSURE",
@@ -100,23 +85,18 @@ __all__ = [
     "thumbnail",
 ]
 
-Matrix = NDArray[np.float64]
 Bounds = tuple[Vec3, Vec3]
 MeshFor = Callable[[SceneObject], tuple[trimesh.Trimesh, Any]]
 """`mesh_for(obj) -> (mesh in the object's local frame, 4x4 local-to-world matrix)`."""
 
-EXPOSURE = 0.3
 """pyrender intensity per scene lux (directional) or candela (point, spot); see the docstring."""
-AMBIENT_FRACTION = 0.1
 GAMMA = 2.2
-SPOT_MAX_OUTER_DEG = 80.0
 SMOOTH_ANGLE_DEG = 30.0
 GROUND_NAME = "ground"
 GROUND_MATERIAL = Material("ground", (0.5, 0.5, 0.5), 0.0, 0.9)
 GROUND_THICKNESS = 0.1
 Z_NEAR = 0.02
 MAX_SIDE = 8192
-_GL_CLAMP_TO_BORDER = 0x812D
 _MESH_CACHE_SIZE = 1024
 _GEOMETRY_CACHE_SIZE = 512
 
@@ -230,27 +210,6 @@ def thumbnail(result: RenderResult, size: int = 256) -> bytes:
     image = Image.fromarray(result.color, "RGB")
     image.thumbnail((size, size), Image.Resampling.LANCZOS)
     return _encode(image)
-
-
-def look_at(eye: Iterable[float], target: Iterable[float]) -> Matrix:
-    """Camera-to-world pose looking from eye to target with +Y up (-Z forward, glTF/OpenGL).
-
-    Looking straight down or up, the image's up is world -Z. Eye == target looks straight down.
-    """
-    position = np.asarray(tuple(eye), dtype=np.float64)
-    forward = np.asarray(tuple(target), dtype=np.float64) - position
-    length = float(np.linalg.norm(forward))
-    forward = forward / length if length > 1e-9 else np.array([0.0, -1.0, 0.0])
-    back = -forward
-    up = np.array([0.0, 1.0, 0.0])
-    if np.linalg.norm(np.cross(up, back)) < 1e-6:
-        up = np.array([0.0, 0.0, -1.0]) if back[1] > 0 else np.array([0.0, 0.0, 1.0])
-    right = np.cross(up, back)
-    right /= np.linalg.norm(right)
-    true_up = np.cross(back, right)
-    pose = np.eye(4)
-    pose[:3, 0], pose[:3, 1], pose[:3, 2], pose[:3, 3] = right, true_up, back, position
-    return pose
 
 
 # --- internals -----------------------------------------------------------------------------------
@@ -430,7 +389,7 @@ class _Renderer:
 
         centre, radius = _sphere(bounds)
         self.shadow_box = (centre, radius * 1.02 + 0.05, zfar) if bounds else None
-        flags = self._add_lights(prs, scene.lights, centre, notes)
+        flags, self.skip_shadows = add_lights(self.pr, prs, scene.lights, centre, notes)
         prepared = time.perf_counter()
         color, depth = self.offscreen.render(prs, flags=flags)
         drawn = time.perf_counter()
@@ -497,82 +456,6 @@ class _Renderer:
                 break
             if key not in used:
                 del self.meshes[key]
-
-    def _add_lights(
-        self, prs: Any, lights: Iterable[Light], centre: NDArray[np.float64], notes: list[str]
-    ) -> int:
-        pr = self.pr
-        flags = pr.RenderFlags.NONE
-        self.skip_shadows = set()
-        no_shadow: list[Any] = []
-        ambient = np.zeros(3)
-        for light in lights:
-            color = np.asarray(light.color, dtype=np.float64)
-            intensity = EXPOSURE * light.intensity
-            position = np.asarray(light.position, dtype=np.float64)
-            distance_sq = max(float(np.sum((centre - position) ** 2)), 0.01)
-            if light.kind == "directional":
-                directional = pr.DirectionalLight(color=color, intensity=intensity, name=light.name)
-                # Outside its (fitted) shadow map a light casts no shadow: clamp lookups to the
-                # border, whose depth pyrender sets to 1 (nothing in the way), instead of repeating.
-                directional._generate_shadow_texture()
-                directional.shadow_texture.sampler.wrapS = _GL_CLAMP_TO_BORDER
-                directional.shadow_texture.sampler.wrapT = _GL_CLAMP_TO_BORDER
-                node = prs.add(directional, pose=look_at(light.position, light.target))
-                if light.cast_shadows:
-                    flags |= pr.RenderFlags.SHADOWS_DIRECTIONAL
-                else:
-                    no_shadow.append(node)
-                ambient += color * intensity
-            elif light.kind == "point":
-                pose = np.eye(4)
-                pose[:3, 3] = position
-                prs.add(pr.PointLight(color=color, intensity=intensity, name=light.name), pose=pose)
-                if light.cast_shadows:
-                    notes.append(
-                        f"point light {light.name!r} casts no shadow: pyrender has no point-light "
-                        "shadows (use a spot or directional light for shadows)"
-                    )
-                ambient += color * intensity / distance_sq
-            else:
-                outer = math.radians(min(light.outer_cone_deg, SPOT_MAX_OUTER_DEG))
-                inner = min(math.radians(light.inner_cone_deg), outer)
-                pose = look_at(light.position, light.target)
-                node = prs.add(
-                    pr.SpotLight(
-                        color=color,
-                        intensity=intensity,
-                        innerConeAngle=inner,
-                        outerConeAngle=outer,
-                        name=light.name,
-                    ),
-                    pose=pose,
-                )
-                if light.cast_shadows:
-                    flags |= pr.RenderFlags.SHADOWS_SPOT
-                else:
-                    no_shadow.append(node)
-                to_centre = centre - position
-                cos_angle = float(np.dot(-pose[:3, 2], to_centre)) / math.sqrt(distance_sq)
-                ambient += color * intensity / distance_sq * _spot_falloff(cos_angle, inner, outer)
-        # Lights of a type whose shadows are on, but which themselves do not cast.
-        self.skip_shadows = {
-            node
-            for node in no_shadow
-            if (
-                isinstance(node.light, pr.DirectionalLight)
-                and flags & pr.RenderFlags.SHADOWS_DIRECTIONAL
-            )
-            or (isinstance(node.light, pr.SpotLight) and flags & pr.RenderFlags.SHADOWS_SPOT)
-        }
-        prs.ambient_light = AMBIENT_FRACTION * ambient / math.pi
-        return int(flags)
-
-
-def _spot_falloff(cos_angle: float, inner: float, outer: float) -> float:
-    scale = 1.0 / max(0.001, math.cos(inner) - math.cos(outer))
-    value = min(max(cos_angle * scale - math.cos(outer) * scale, 0.0), 1.0)
-    return value * value
 
 
 def _sphere(bounds: dict[str, Bounds]) -> tuple[NDArray[np.float64], float]:
