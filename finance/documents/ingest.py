@@ -18,12 +18,9 @@ pages in `doc.sections["statements"]` only, after this step; see bench/ingest_10
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import multiprocessing
-import os
 import re
-import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -34,6 +31,7 @@ from typing import Any
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 
+from finance.documents.json_cache import read_json, write_json
 from finance.documents.sections import locate_sections
 
 CACHE_VERSION = 1
@@ -103,11 +101,7 @@ def _cache_path(cache_dir: Path, sha: str) -> Path:
 def _cache_load(cache_dir: Path | None, sha: str) -> ParsedDocument | None:
     if cache_dir is None:
         return None
-    path = _cache_path(cache_dir, sha)
-    try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        return None
+    data = read_json(_cache_path(cache_dir, sha))
     if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
         return None
     if data.get("sha256") != sha:
@@ -118,18 +112,8 @@ def _cache_load(cache_dir: Path | None, sha: str) -> ParsedDocument | None:
 
 
 def _cache_store(cache_dir: Path | None, doc: ParsedDocument) -> None:
-    if cache_dir is None:
-        return
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    # Atomic: write a temporary file next to the target, then rename over it.
-    fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(doc.to_dict(), fh)  # ASCII-escaped JSON parses faster
-        os.replace(tmp, _cache_path(cache_dir, doc.sha256))
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    if cache_dir is not None:
+        write_json(_cache_path(cache_dir, doc.sha256), doc.to_dict())
 
 
 # --- text --------------------------------------------------------------------------------------

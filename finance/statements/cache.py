@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from finance.documents.json_cache import read_json, write_json
 from finance.statements.extract import extract_statements
 
 CACHE_VERSION = 1
@@ -27,26 +25,11 @@ def cached_statements(
     sha = hashlib.sha256(data).hexdigest()
     path = cache_dir / f"{sha}.json" if cache_dir is not None else None
     if path is not None:
-        try:
-            stored = json.loads(path.read_bytes())
-        except (OSError, ValueError):
-            stored = None
+        stored = read_json(path)
         if isinstance(stored, dict) and stored.get("version") == CACHE_VERSION:
             return {**stored["statements"], "document": name}
     run = extract or (lambda raw, label: extract_statements(raw, name=label).to_dict())
     statements = run(data, name)
     if path is not None:
-        _store(path, {"version": CACHE_VERSION, "statements": statements})
+        write_json(path, {"version": CACHE_VERSION, "statements": statements})
     return statements
-
-
-def _store(path: Path, payload: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle)
-        os.replace(tmp, path)  # atomic: readers see the old file or the new one
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
