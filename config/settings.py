@@ -255,13 +255,19 @@ SEC_USER_AGENT = env_str("SEC_USER_AGENT")
 FRED_API_KEY = env_str("FRED_API_KEY")
 FINANCE_RECORDED_DIR = env_str("FINANCE_RECORDED_DIR")
 FINANCE_CACHE_ALIAS = env_str("FINANCE_CACHE_ALIAS", "default")
-if "CACHES" not in globals():  # an earlier block may define the caches; keep those
-    # Files under var/ need no service and are shared by the web and worker processes, so one
-    # companyfacts download serves both for its TTL.
+# Provider responses are cached in Django's cache: Redis when there is one; otherwise files under
+# var/ (no service, and shared by the web and worker processes, so one companyfacts download
+# serves both for its TTL).
+CACHES: dict[str, dict[str, Any]]
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache"),
+            "LOCATION": str(VAR_DIR / "cache" / "django"),
             "OPTIONS": {"MAX_ENTRIES": 2000},
         }
     }
