@@ -42,7 +42,7 @@ def _app_logs_on_failure(request) -> Iterator[None]:
     report_logs_on_failure(request.node)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's (apt-get install chromium)")
@@ -57,9 +57,11 @@ def browser():
             browser.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def app(browser, tmp_path_factory) -> Iterator[Stack]:
-    """The app on SQLite + the filesystem broker + a threads-pool worker, served by uvicorn."""
+    """The app on SQLite + the filesystem broker + a threads-pool worker, served by uvicorn.
+
+    One for every browser test: each signs up its own user, so they share nothing else."""
     with embedded(tmp_path_factory.mktemp("browser-stack")) as stack:
         yield stack
 
