@@ -40,6 +40,7 @@ CROSS_CHECK = re.compile(
 )
 PRICES = re.compile(
     r"\bstock\b|share price|stock price|price history|volatil|drawdown|market data|"
+    r"\bprices?\b.*\b(?:file|csv|upload)|\b(?:my|our) prices\b|"
     r"\breturns?\b.*\b(?:stock|shares?)\b|total return|yahoo",
     re.IGNORECASE,
 )

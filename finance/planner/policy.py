@@ -55,8 +55,13 @@ class ResearchPlanner:
         ready = [d for d in documents if d.get("status") == "ready"]
         if not ready:
             return answer_decision(context, _no_documents(documents))
-        chosen = _chosen(ready, request)[:MAX_DOCUMENTS]
-        for call_id, tool, arguments, text in self.steps(intent, chosen):
+        filings = [d for d in ready if d.get("kind") != "csv"]
+        data_files = [d for d in ready if d.get("kind") == "csv"]
+        if not filings and not (intent.prices and data_files):
+            return answer_decision(context, _no_documents(documents))
+        chosen = _chosen(filings, request)[:MAX_DOCUMENTS] if filings else []
+        price_file = _chosen(data_files, request)[0] if intent.prices and data_files else None
+        for call_id, tool, arguments, text in self.steps(intent, chosen, price_file):
             if call_id not in results:
                 return call_decision(context, call_id, tool, arguments, text)
         note = _json(results.get("note", ""))
@@ -67,7 +72,10 @@ class ResearchPlanner:
         return answer_decision(context, answer + ("\n" + passages if passages else ""))
 
     def steps(
-        self, intent: Intent, documents: list[dict[str, Any]]
+        self,
+        intent: Intent,
+        documents: list[dict[str, Any]],
+        price_file: dict[str, Any] | None = None,
     ) -> list[tuple[str, str, dict[str, Any], str]]:
         years = _years(intent)
         out: list[tuple[str, str, dict[str, Any], str]] = []
@@ -110,7 +118,16 @@ class ResearchPlanner:
                         f"Comparing {name}'s growth with GDP from FRED.",
                     )
                 )
-        if intent.prices and intent.ticker:
+        if price_file is not None:
+            out.append(
+                (
+                    "prices",
+                    "price_history",
+                    {"document_id": price_file["id"], **years},
+                    f"Reading the prices in {price_file['name']}.",
+                )
+            )
+        elif intent.prices and intent.ticker:
             out.append(
                 (
                     "prices",
@@ -131,9 +148,12 @@ class ResearchPlanner:
         }
         if intent.ticker:
             plan["ticker"] = intent.ticker
-        if intent.prices and not intent.ticker:
+        if price_file is not None:
+            plan["price_document_id"] = price_file["id"]
+        elif intent.prices and not intent.ticker:
             plan["notes"].append(
-                "price history needs a ticker: name it, e.g. 'stock volatility of ticker NFLX'"
+                "price history needs a ticker or a CSV of prices: name the ticker, e.g. 'stock "
+                "volatility of ticker NFLX', or upload the prices as CSV"
             )
         out.append(("note", "write_note", plan, "Writing the research note."))
         return out
@@ -160,6 +180,10 @@ def _chosen(ready: list[dict[str, Any]], request: str) -> list[dict[str, Any]]:
 
 def _no_documents(documents: list[dict[str, Any]]) -> str:
     lines = ["No filing is ready in this workspace yet. " + HELP]
+    if any(d.get("kind") == "csv" and d.get("status") == "ready" for d in documents):
+        lines.append(
+            "Your CSV data files are used for prices: ask, e.g., 'volatility of my prices'."
+        )
     for d in documents:
         reason = f": {d['message']}" if d.get("message") else ""
         lines.append(f"- {d['name']} is {d['status']}{reason}")
@@ -210,6 +234,14 @@ def _summary(note: dict[str, Any], intent: Intent) -> str:
             if first is not None:
                 change = (ratios["operating_margin"] - first) * 100
                 lines.append(f"  operating margin {years[-1]}→{latest}: {change:+.1f} pp")
+    prices = note.get("prices")
+    if isinstance(prices, dict):
+        lines.append(
+            f"- Prices ({prices['prices']}, {prices.get('period', '')}): total return "
+            f"{_pct(prices.get('total_return'))}, annualised volatility "
+            f"{_pct(prices.get('annualised_volatility'))}, maximum drawdown "
+            f"{_pct(prices.get('max_drawdown'))}."
+        )
     for check in note.get("cross_checks", []):
         counts = ", ".join(f"{n} {status}" for status, n in sorted(check["counts"].items()))
         lines.append(f"- Cross-check against {check['reference']}: {counts}.")

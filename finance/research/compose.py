@@ -25,6 +25,8 @@ class NoteWriter(CompanySections, SourceSections):
     def note(self) -> dict[str, Any]:
         f = self.findings
         companies = f.companies or list(dict.fromkeys(a.company or a.document for a in f.analyses))
+        if not companies and f.prices is not None:
+            companies = [f"prices in {f.prices.ticker}"]
         title = "Research note: " + (", ".join(companies) if companies else "filings")
         sections = [section("summary", "Summary", self.summary())]
         if len(f.analyses) > 1:

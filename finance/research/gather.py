@@ -48,8 +48,9 @@ def gather(workspace: Workspace, request: str, plan: ResearchPlan) -> Findings:
         findings.limits.append("no ready document in this workspace: upload a 10-K first")
         return findings
     findings.documents = {d.name: d.pk for d in documents}
-    findings.companies = list(dict.fromkeys(d.company or d.name for d in documents))
-    for document in documents:
+    filings = [d for d in documents if d.kind != "csv"]  # CSV files are data, not filings
+    findings.companies = list(dict.fromkeys(d.company or d.name for d in filings))
+    for document in filings:
         analysed = analyse_document(document, plan)
         if isinstance(analysed, str):
             findings.limits.append(analysed)
@@ -65,13 +66,17 @@ def gather(workspace: Workspace, request: str, plan: ResearchPlan) -> Findings:
         for question in plan.questions:
             findings.passages.extend(sources.search(document, question, k=2))
     if plan.cross_check:
-        for document in documents:
+        for document in filings:
             view, problems = reconcile_document(document, plan.ticker, plan.years)
             findings.limits.extend(problems)
             if view is not None:
                 findings.reconciliations.append(view)
     if plan.prices:
-        prices = price_view(plan.ticker or _ticker_of(documents), plan.years)
+        prices = (
+            _prices_from_file(workspace, plan)
+            if plan.price_document
+            else price_view(plan.ticker or _ticker_of(filings), plan.years)
+        )
         if isinstance(prices, str):
             findings.limits.append(prices)
         else:
@@ -85,6 +90,17 @@ def gather(workspace: Workspace, request: str, plan: ResearchPlan) -> Findings:
                 else:
                     findings.macro.append(macro)
     return findings
+
+
+def _prices_from_file(workspace: Workspace, plan: ResearchPlan) -> PriceView | str:
+    assert plan.price_document is not None
+    try:
+        (found,) = sources.ready_documents(workspace, [plan.price_document])
+    except sources.ResearchError as error:
+        return str(error)
+    if found.kind != "csv":
+        return f"{found.name} is not a CSV data file"
+    return price_view_from_file(found, plan.years)
 
 
 def _ticker_of(documents: list[Document]) -> str:
@@ -122,9 +138,40 @@ def price_view(ticker: str, years: tuple[int, int] | None) -> PriceView | str:
         "retrieved_at": retrieved,
         "label": f"{ticker} adjusted closes",
     }
-    monthly = frame["adj_close"].resample("ME").last().dropna()
-    closes = [(ts.date().isoformat()[:7], float(v)) for ts, v in monthly.items()]
-    return PriceView(ticker, metrics, source, closes[-120:])
+    return PriceView(ticker, metrics, source, month_ends(frame["adj_close"]))
+
+
+def month_ends(series: Any) -> list[tuple[str, float]]:
+    """The last price of each month (the chart), the latest ten years at most."""
+    monthly = series.resample("ME").last().dropna()
+    return [(ts.date().isoformat()[:7], float(v)) for ts, v in monthly.items()][-120:]
+
+
+def price_view_from_file(document: Document, years: tuple[int, int] | None) -> PriceView | str:
+    """Price metrics from a CSV the person uploaded (dates and a price column)."""
+    from finance.documents.data_files import price_series, read_data_csv
+    from finance.documents.ingest import DocumentError
+    from finance.modeling import price_metrics
+
+    label = f"{document.name} prices"
+    try:
+        series = price_series(read_data_csv(sources.document_bytes(document)), document.name)
+        if years is not None:
+            series = series.loc[str(years[0]) : str(years[1])]
+        if len(series) < 2:
+            return f"{document.name} has fewer than two prices in the period asked for"
+        metrics = price_metrics(series, source=label)
+    except (DocumentError, sources.ResearchError, ValueError, TypeError) as error:
+        return f"prices from {document.name}: {error}"
+    source = {
+        "kind": "document",
+        "document_id": document.pk,
+        "document": document.name,
+        "page": 0,
+        "bbox": None,
+        "label": f"{series.name} column of {document.name}",
+    }
+    return PriceView(document.name, metrics, source, month_ends(series))
 
 
 def macro_view(analysis: StatementAnalysis, series_id: str) -> MacroView | str:

@@ -16,6 +16,8 @@ class ResearchPlan:
     ticker: str = ""
     cross_check: bool = False
     prices: bool = False
+    price_document: int | None = None
+    """A CSV data file to take prices from instead of Yahoo Finance."""
     macro: bool = False
     valuation: bool = True
     questions: tuple[str, ...] = ()
@@ -31,7 +33,10 @@ class ResearchPlan:
             years=years,
             ticker=str(arguments.get("ticker") or "").strip().upper(),
             cross_check=bool(arguments.get("cross_check", False)),
-            prices=bool(arguments.get("prices", False)),
+            prices=bool(arguments.get("prices", False)) or bool(arguments.get("price_document_id")),
+            price_document=int(arguments["price_document_id"])
+            if arguments.get("price_document_id")
+            else None,
             macro=bool(arguments.get("macro", False)),
             valuation=bool(arguments.get("valuation", True)),
             questions=tuple(str(q) for q in arguments.get("questions") or ()),
@@ -55,6 +60,11 @@ PLAN_PARAMETERS: dict[str, Any] = {
             "description": "Reconcile the filing with SEC XBRL and Yahoo Finance figures.",
         },
         "prices": {"type": "boolean", "description": "Add price history metrics (needs ticker)."},
+        "price_document_id": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Take the prices from this uploaded CSV instead of Yahoo Finance.",
+        },
         "macro": {"type": "boolean", "description": "Compare revenue growth with FRED GDP/CPI."},
         "valuation": {"type": "boolean", "description": "Add a DCF sketch (default true)."},
         "questions": {

@@ -14,11 +14,12 @@ from django.db import IntegrityError, transaction
 from django.utils.text import get_valid_filename
 
 from agents.models import Workspace
+from finance.documents.data_files import read_data_csv
 from finance.documents.ingest import DocumentError, check_pdf_bytes, pdf_error
 from finance.models import Document
 from finance.services.locks import PDFIUM_LOCK
 
-KINDS = {".pdf": "pdf", ".htm": "html", ".html": "html"}
+KINDS = {".pdf": "pdf", ".htm": "html", ".html": "html", ".csv": "csv"}
 DEFAULT_MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_PAGES = 1000
 
@@ -44,11 +45,12 @@ def cache_dir(name: str) -> Path:
 
 
 def upload_kind(filename: str) -> str:
-    """ "pdf" or "html" from the file name; anything else is refused."""
+    """ "pdf", "html" or "csv" from the file name; anything else is refused."""
     suffix = Path(filename).suffix.lower()
     if suffix not in KINDS:
         raise UploadError(
-            f"unsupported file type {suffix or '(none)'!r}: upload a 10-K as .pdf or SEC .htm/.html"
+            f"unsupported file type {suffix or '(none)'!r}: upload a 10-K as .pdf or SEC "
+            ".htm/.html, or your own data as .csv"
         )
     return KINDS[suffix]
 
@@ -60,6 +62,12 @@ def check_upload(data: bytes, kind: str) -> None:
     limit = max_upload_bytes()
     if len(data) > limit:
         raise UploadError(f"the file is larger than {limit // 2**20} MB ({len(data):,} bytes)")
+    if kind == "csv":
+        try:
+            read_data_csv(data)
+        except DocumentError as error:
+            raise UploadError(str(error)) from error
+        return
     if kind == "html":
         head = data[:4096].lstrip().lower()
         if head.startswith(b"%pdf") or b"<" not in head:

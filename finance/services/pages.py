@@ -17,6 +17,7 @@ from typing import Any
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 
+from finance.documents.data_files import csv_pages, read_data_csv
 from finance.documents.ingest import DocumentError, clean_text, ingest_html
 from finance.models import Document
 from finance.services.documents import cache_dir, document_ready
@@ -126,6 +127,10 @@ def page_info(*, document: Document, page: int) -> PageInfo:
         with document.file.open("rb") as handle:
             parsed = ingest_html(handle.read(), cache_dir=cache_dir("documents"))
         return PageInfo(document, page, document.pages, None, None, parsed.pages[page])
+    if document.kind == "csv":
+        with document.file.open("rb") as handle:
+            text = csv_pages(read_data_csv(handle.read()))[page]
+        return PageInfo(document, page, document.pages, None, None, text)
     with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(_pdf_source(document))
         try:
@@ -144,7 +149,8 @@ def page_png(*, document: Document, page: int, scale: float) -> bytes:
     """The page rendered as PNG, cached on disk per (content, page, scale)."""
     _checked(document, page)
     if document.kind != "pdf":
-        raise PageError("HTML filings have no page images; read the page text instead", 404)
+        kind = "CSV files" if document.kind == "csv" else "HTML filings"
+        raise PageError(f"{kind} have no page images; read the page text instead", 404)
     path = cache_dir("pages") / document.sha256 / f"{page}@{scale:.2f}.png"
     try:
         return path.read_bytes()

@@ -24,7 +24,10 @@ def list_documents(arguments: dict[str, Any], context: ToolContext) -> list[dict
             "pages": d.pages,
             "company": d.company,
         }
-        if d.status == Document.Status.READY:
+        if d.status == Document.Status.READY and d.kind == "csv":
+            entry["columns"] = (d.sections or {}).get("columns", [])
+            entry["rows"] = (d.sections or {}).get("rows", 0)
+        elif d.status == Document.Status.READY:
             entry["fiscal_years"] = list((d.statements or {}).get("fiscal_years") or [])
             statements = (d.sections or {}).get("statements") or {}
             entry["statement_pages"] = {k: v for k, v in statements.items() if v is not None}
@@ -97,7 +100,8 @@ DOCUMENT_ID = {"type": "integer", "minimum": 1, "description": "From list_docume
 DOCUMENT_TOOLS = (
     Tool(
         "list_documents",
-        "List the filings uploaded to this workspace: id, name, status, pages, fiscal years.",
+        "List the filings and CSV data files of this workspace: id, name, status, pages, fiscal "
+        "years (filings), columns and rows (CSV).",
         {"type": "object", "properties": {}, "additionalProperties": False},
         list_documents,
     ),

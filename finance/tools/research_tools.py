@@ -12,7 +12,14 @@ from finance.note.model import Note as NoteDocument
 from finance.note.validation import NoteError
 from finance.research.analysis import StatementAnalysis, Valuation, valuation
 from finance.research.compose import write_note as compose_note
-from finance.research.gather import analyse_document, gather, macro_view, price_view
+from finance.research.findings import PriceView
+from finance.research.gather import (
+    analyse_document,
+    gather,
+    macro_view,
+    price_view,
+    price_view_from_file,
+)
 from finance.research.plan import PLAN_PARAMETERS, ResearchPlan
 from finance.research.reconciliation import reconcile_document
 from finance.tools.document_tools import DOCUMENT_ID
@@ -46,18 +53,29 @@ def cross_check(arguments: dict[str, Any], context: ToolContext) -> dict[str, An
 
 
 def price_history(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
-    found = price_view(arguments["ticker"].strip().upper(), _years(arguments))
+    years = _years(arguments)
+    if arguments.get("document_id"):
+        document = document_of(context, arguments["document_id"])
+        if document.kind != "csv":
+            raise ToolError(f"{document.name} is not a CSV data file; give a ticker instead")
+        found = price_view_from_file(document, years)
+    elif arguments.get("ticker"):
+        found = price_view(arguments["ticker"].strip().upper(), years)
+    else:
+        raise ToolError("give a ticker, or the id of an uploaded CSV of prices")
     if isinstance(found, str):
         raise ToolError(found)
+    return price_summary(found)
+
+
+def price_summary(found: PriceView) -> dict[str, Any]:
+    metrics = found.metrics.to_dict()
     return {
-        "ticker": found.ticker,
+        "prices": found.ticker,
         "source": found.source,
-        **{k: v for k, v in found.metrics.to_dict().items() if not isinstance(v, dict)},
-        **{
-            name: round(metric["value"], 4)
-            for name, metric in found.metrics.to_dict().items()
-            if isinstance(metric, dict)
-        },
+        "period": found.metrics.total_return.period,
+        **{k: v for k, v in metrics.items() if not isinstance(v, dict)},
+        **{name: round(m["value"], 4) for name, m in metrics.items() if isinstance(m, dict)},
     }
 
 
@@ -124,6 +142,7 @@ def write_note(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any
         "sections": [s["heading"] for s in body["sections"]],
         "analysed": [_headline(a) for a in findings.analyses],
         "cross_checks": [_short(v.summary()) for v in findings.reconciliations],
+        **({"prices": price_summary(findings.prices)} if findings.prices else {}),
         "limits": list(dict.fromkeys(findings.limits)),
     }
 
@@ -189,11 +208,15 @@ RESEARCH_TOOLS = (
     ),
     Tool(
         "price_history",
-        "Total and annualised return, volatility and maximum drawdown from daily prices.",
+        "Return, volatility and maximum drawdown from daily prices: Yahoo Finance for a ticker, "
+        "or an uploaded CSV.",
         {
             "type": "object",
-            "properties": {"ticker": {"type": "string", "minLength": 1, "maxLength": 10}, **YEARS},
-            "required": ["ticker"],
+            "properties": {
+                "ticker": {"type": "string", "minLength": 1, "maxLength": 10},
+                "document_id": {**DOCUMENT_ID, "description": "An uploaded CSV of prices."},
+                **YEARS,
+            },
             "additionalProperties": False,
         },
         price_history,

@@ -162,6 +162,9 @@ def half_of_netflix() -> bytes:
         ("sheet.xlsx", lambda: b"PK\x03\x04 spreadsheet", "unsupported file type '.xlsx'"),
         ("noextension", lambda: b"%PDF-1.4", "unsupported file type"),
         ("page.html", lambda: b"%PDF-1.4 pretending", "not HTML"),
+        ("prices.csv", lambda: bytes(range(256)) * 4, "binary data"),
+        ("prices.csv", lambda: b"Date,Close\n", "no data rows"),
+        ("prices.csv", lambda: "Date,Prix\n2024-01-02,\xe9t\xe9\n".encode("latin-1"), "not UTF-8"),
     ],
 )
 def test_unreadable_files_are_refused_and_nothing_is_kept(
@@ -176,6 +179,23 @@ def test_unreadable_files_are_refused_and_nothing_is_kept(
     assert response.status_code == 400
     assert reason in response.json()["detail"]
     assert Document.objects.count() == 0 and stored_files() == []
+
+
+def test_a_csv_data_file_is_listed_with_its_columns_and_read_by_page(
+    alice, alice_api, make_workspace, upload
+):
+    workspace = make_workspace(alice, kind="finance")
+    rows = "\n".join(f"2024-01-{day:02d},{100 + day}.5" for day in range(1, 31))
+    response = upload(alice_api, workspace, "prices.csv", f"Date,Close\n{rows}\n".encode())
+
+    document = response.after
+    assert response.status_code == 202 and document["status"] == "ready"
+    assert document["kind"] == "csv" and document["pages"] == 1
+    assert document["sections"] == {"columns": ["Date", "Close"], "rows": 30}
+    page = alice_api.get(f"/api/v1/finance/documents/{document['id']}/pages/0").json()
+    assert page["text"].startswith("rows 1-30 of 30\nDate,Close\n2024-01-01,101.5")
+    image = alice_api.get(f"/api/v1/finance/documents/{document['id']}/pages/0.png")
+    assert image.status_code == 404 and "CSV files have no page images" in image.json()["detail"]
 
 
 @needs_filings

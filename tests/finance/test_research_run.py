@@ -269,3 +269,35 @@ def test_a_question_about_the_filing_is_answered_with_pages(workspace, finish_ru
     quoted = run.message.split("From the filing:\n", 1)[1]
     assert quoted.startswith("- competition (NETFLIX_2017_10K.pdf p. ")
     assert "compet" in quoted.lower()
+
+
+def test_an_uploaded_csv_of_prices_feeds_the_market_section(
+    workspace, finish_run, django_capture_on_commit_callbacks
+):
+    from tests.conftest import SHARED_DATA
+
+    prices = SHARED_DATA / "finance" / "prices" / "CALM-1d-no-bad-divs.csv"
+    with django_capture_on_commit_callbacks(execute=True):
+        data_file, _ = document_upload(
+            workspace=workspace, data=prices.read_bytes(), filename="calm-prices.csv"
+        )
+    data_file.refresh_from_db()
+    assert data_file.status == "ready", data_file.message
+    assert data_file.sections["rows"] == 662 and "Adj Close" in data_file.sections["columns"]
+
+    run = finish_run(
+        run_create(
+            workspace=workspace, prompt="Analyse this 10-K and the volatility of my prices file"
+        )
+    )
+    assert run.status == "succeeded", run.message
+    assert "- Prices (calm-prices.csv, 2022-01-03 to " in run.message
+    assert "annualised volatility" in run.message
+    note = Note.objects.get(run=run)
+    market = next(s for s in note.body["sections"] if s["id"] == "market")
+    chart = next(b for b in market["blocks"] if b["type"] == "chart")
+    source = chart["caption"][0]["link"]["source"]
+    assert source["kind"] == "document" and source["document_id"] == data_file.pk
+    assert source["label"] == "Adj Close column of calm-prices.csv"
+    # The filing is still analysed; the data file is not mistaken for one.
+    assert note.title == "Research note: Netflix, Inc."

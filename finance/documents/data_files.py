@@ -1,0 +1,81 @@
+"""A person's own data files (CSV): read, paged for the viewer, and price series taken out.
+
+Plain Python. Bad files raise `DocumentError` with the reason: binary or non-UTF-8 bytes, no
+header, no data rows, too many rows.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+
+from finance.documents.ingest import DocumentError
+
+MAX_ROWS = 2_000_000
+ROWS_PER_PAGE = 50
+DATE_COLUMNS = ("date", "datetime", "timestamp", "time", "day", "period")
+PRICE_COLUMNS = ("adj close", "adj_close", "adjusted close", "close", "price", "value")
+
+
+def read_data_csv(data: bytes) -> pd.DataFrame:
+    """The CSV as a frame with stripped column names."""
+    if b"\x00" in data[:65536]:
+        raise DocumentError("the file is not a CSV (it holds binary data)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DocumentError(f"the CSV is not UTF-8 text (byte {error.start})") from error
+    try:
+        frame = pd.read_csv(io.StringIO(text), nrows=MAX_ROWS + 1)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        raise DocumentError(f"the CSV cannot be read: {str(error).strip()}") from error
+    if len(frame.columns) < 1 or frame.empty:
+        raise DocumentError("the CSV has a header but no data rows")
+    if len(frame) > MAX_ROWS:
+        raise DocumentError(f"the CSV has more than {MAX_ROWS:,} rows")
+    frame.columns = [str(c).strip() for c in frame.columns]
+    return frame
+
+
+def csv_pages(frame: pd.DataFrame, rows_per_page: int = ROWS_PER_PAGE) -> list[str]:
+    """The table as text, a page per `rows_per_page` rows, each page with the header."""
+    pages = []
+    for start in range(0, len(frame), rows_per_page):
+        chunk = frame.iloc[start : start + rows_per_page]
+        first, last = start + 1, start + len(chunk)
+        pages.append(f"rows {first}-{last} of {len(frame)}\n" + chunk.to_csv(index=False))
+    return pages
+
+
+def _column(frame: pd.DataFrame, names: tuple[str, ...]) -> str | None:
+    lowered = {re.sub(r"\s+", " ", c.lower()): c for c in frame.columns}
+    return next((lowered[name] for name in names if name in lowered), None)
+
+
+def price_series(frame: pd.DataFrame, label: str) -> pd.Series:
+    """Prices by date (adjusted close when the file has it), oldest first."""
+    date_column = _column(frame, DATE_COLUMNS) or str(frame.columns[0])
+    price_column = _column(frame, PRICE_COLUMNS)
+    if price_column is None:
+        numeric = [c for c in frame.columns if c != date_column and _numeric(frame[c])]
+        if len(numeric) != 1:
+            raise DocumentError(
+                f"{label}: name the price column 'Adj Close', 'Close' or 'Price' "
+                f"(columns: {', '.join(frame.columns)})"
+            )
+        price_column = numeric[0]
+    text = frame[date_column].astype(str).str.strip().str.slice(0, 19)
+    dates = pd.to_datetime(text, errors="coerce")
+    prices = pd.to_numeric(frame[price_column], errors="coerce")
+    series = pd.Series(prices.to_numpy(), index=pd.DatetimeIndex(dates), name=price_column)
+    series = series[series.index.notna()].dropna().sort_index()
+    series = series[~series.index.duplicated(keep="last")]
+    if len(series) < 2:
+        raise DocumentError(f"{label}: fewer than two dated prices in column {price_column!r}")
+    return series
+
+
+def _numeric(column: pd.Series) -> bool:
+    return bool(pd.to_numeric(column, errors="coerce").notna().mean() > 0.9)
