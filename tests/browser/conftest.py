@@ -42,10 +42,16 @@ def _app_logs_on_failure(request) -> Iterator[None]:
     report_logs_on_failure(request.node)
 
 
-@pytest.fixture(scope="session")
-def browser():
+def _needs_chromium() -> None:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's (apt-get install chromium)")
+
+
+# Module scope: Playwright's sync API keeps an event loop running while it is started, which
+# other test modules' asyncio.run() must not meet.
+@pytest.fixture(scope="module")
+def browser():
+    _needs_chromium()
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -57,11 +63,12 @@ def browser():
             browser.close()
 
 
-@pytest.fixture(scope="session")
-def app(browser, tmp_path_factory) -> Iterator[Stack]:
+@pytest.fixture(scope="package")
+def app(tmp_path_factory) -> Iterator[Stack]:
     """The app on SQLite + the filesystem broker + a threads-pool worker, served by uvicorn.
 
     One for every browser test: each signs up its own user, so they share nothing else."""
+    _needs_chromium()
     with embedded(tmp_path_factory.mktemp("browser-stack")) as stack:
         yield stack
 
