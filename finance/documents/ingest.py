@@ -11,8 +11,8 @@ Design:
 * Sections (10-K Items, statement pages) are located from the page texts by
   `finance.documents.sections` and stored on the document.
 
-Hook: canonical statement extraction (finance/statements/, another engineer) should run on the
-pages in `doc.sections["statements"]` only, after this step; see bench/ingest_10k.py.
+Canonical statements (`finance.statements`) are extracted after this step, with pdfplumber on
+the statement pages only; an upload's task does both (`finance.services.ingestion`).
 """
 
 from __future__ import annotations
