@@ -26,10 +26,7 @@ import math
 import os
 import platform
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,124 +36,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.databases import create_database, drop_database  # noqa: E402
+from bench.server import Server  # noqa: E402
+from bench.support import bench_env, cpu_seconds, free_port, percentile, safe_url  # noqa: E402
 
 GOAL_P95_MS = 50.0
 OWNER = "bench-event-latency"
-
-
-# --- helpers -------------------------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], pct: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(pct / 100 * len(ordered)))
-    return ordered[rank - 1]
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds a process has used so far (Linux /proc)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return math.nan
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def safe_url(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password:
-        netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-        parts = parts._replace(netloc=netloc)
-    return urlunsplit(parts)
-
-
-def bench_env(*, var_dir: str, database_url: str, redis_url: str) -> dict[str, str]:
-    """The environment shared by this process (the worker) and the uvicorn subprocess."""
-    return {
-        "VAR_DIR": var_dir,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "CELERY_BROKER_URL": "memory://",  # nothing is enqueued: this process is the worker
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
-        "DEBUG": "0",
-        "MODEL_BASE_URL": "",
-    }
-
-
-# --- server --------------------------------------------------------------------------------------
-
-
-class Server:
-    """uvicorn serving config.asgi:application in a subprocess."""
-
-    def __init__(self, *, port: int, env: dict[str, str], log_path: Path) -> None:
-        self.port = port
-        self.log_path = log_path
-        self.command = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--no-access-log",
-        ]
-        self.log = log_path.open("wb")
-        self.process = subprocess.Popen(
-            self.command,
-            cwd=ROOT,
-            env={**os.environ, **env, "PYTHONUNBUFFERED": "1"},
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-
-    def wait_ready(self, timeout: float = 60.0) -> float:
-        started = time.monotonic()
-        while time.monotonic() - started < timeout:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited ({self.process.returncode}):\n{self.tail()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return time.monotonic() - started
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"uvicorn did not listen within {timeout:.0f} s:\n{self.tail()}")
-
-    def tail(self, chars: int = 4000) -> str:
-        self.log.flush()
-        try:
-            return self.log_path.read_text(errors="replace")[-chars:]
-        except OSError:
-            return ""
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-        self.log.close()
 
 
 # --- fixtures and the worker ---------------------------------------------------------------------

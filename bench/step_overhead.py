@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import platform
 import shutil
@@ -37,13 +36,13 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.databases import create_database, drop_database  # noqa: E402
+from bench.support import bench_env, percentile, safe_url  # noqa: E402
 
 GOAL_MS = 5.0
 PLANNER = "bench-scripted"
@@ -51,13 +50,6 @@ OWNER = "bench-step-overhead"
 
 
 # --- helpers -------------------------------------------------------------------------------------
-
-
-def percentile(values: Sequence[float], pct: float) -> float:
-    """Nearest-rank percentile (p50 of an even count is the lower middle value)."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(pct / 100 * len(ordered)))
-    return ordered[rank - 1]
 
 
 def summary(values: Sequence[float]) -> dict[str, float]:
@@ -70,12 +62,7 @@ def summary(values: Sequence[float]) -> dict[str, float]:
 
 
 def configure_django(*, var_dir: str, database_url: str, redis_url: str) -> None:
-    os.environ["VAR_DIR"] = var_dir
-    os.environ["DATABASE_URL"] = database_url  # empty: SQLite in VAR_DIR (the embedded default)
-    os.environ["REDIS_URL"] = redis_url  # empty: in-memory channel layer, no publishing
-    os.environ["CELERY_BROKER_URL"] = "memory://"  # nothing is enqueued; keep Celery offline
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.update(bench_env(var_dir=var_dir, database_url=database_url, redis_url=redis_url))
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     import django
@@ -340,7 +327,7 @@ def measure(args: argparse.Namespace, *, database_url: str) -> int:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SHOW server_version")
-            db_desc = f"PostgreSQL {cursor.fetchone()[0]} ({_safe_url(database_url)})"
+            db_desc = f"PostgreSQL {cursor.fetchone()[0]} ({safe_url(database_url)})"
             cursor.execute("SHOW synchronous_commit")
             db_desc += f", synchronous_commit={cursor.fetchone()[0]}"
     else:
@@ -357,7 +344,7 @@ def measure(args: argparse.Namespace, *, database_url: str) -> int:
     )
     print(f"  database       {db_desc}")
     publishing = (
-        f"Redis channel layer {_safe_url(args.redis_url)}, one listener channel in the run group"
+        f"Redis channel layer {safe_url(args.redis_url)}, one listener channel in the run group"
         if args.redis_url
         else "off (no REDIS_URL: EVENTS_PUSH is False)"
     )
@@ -462,14 +449,6 @@ def measure(args: argparse.Namespace, *, database_url: str) -> int:
 def _row(label: str, values: dict[str, float], scale: float) -> None:
     cells = "".join(f"{values[key] * scale:9.3f}" for key in ("median", "p95", "mean", "max"))
     print(f"  {label:34}{cells}")
-
-
-def _safe_url(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password:
-        netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-        parts = parts._replace(netloc=netloc)
-    return urlunsplit(parts)
 
 
 if __name__ == "__main__":
