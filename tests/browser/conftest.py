@@ -12,7 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.stack import Stack, embedded, report_logs_on_failure
+from tests.integration.failure_logs import (  # noqa: F401 - a hook and a fixture, by name
+    _app_logs_on_failure,
+    pytest_runtest_makereport,
+)
+from tests.integration.stack import Stack, embedded
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -27,19 +31,6 @@ CHROMIUM_ARGS = [
     "--use-angle=swiftshader",  # WebGL for the studio viewer, on the CPU
     "--enable-unsafe-swiftshader",
 ]
-
-
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    setattr(item, f"rep_{report.when}", report)
-    return report
-
-
-@pytest.fixture(autouse=True)
-def _app_logs_on_failure(request) -> Iterator[None]:
-    yield
-    report_logs_on_failure(request.node)
 
 
 def _needs_chromium() -> None:

@@ -14,7 +14,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.integration.stack import Stack, embedded, report_logs_on_failure
+from tests.integration.failure_logs import (  # noqa: F401 - a hook and a fixture, by name
+    _app_logs_on_failure,
+    pytest_runtest_makereport,
+)
+from tests.integration.stack import Stack, embedded
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "POSTGRES_TEST_URL", "postgres://postgres@127.0.0.1:5432/postgres"
@@ -27,19 +31,6 @@ REDIS_DBS = (
 )
 REDIS_LOCK = "agentworks-e2e:lock"
 REDIS_LOCK_SECONDS = 900  # longer than a module takes; a crashed session frees it by itself
-
-
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_makereport(item, call):
-    report = yield
-    setattr(item, f"rep_{report.when}", report)
-    return report
-
-
-@pytest.fixture(autouse=True)
-def _app_logs_on_failure(request) -> Iterator[None]:
-    yield
-    report_logs_on_failure(request.node)
 
 
 def _shown(url: str) -> str:
