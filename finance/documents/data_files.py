@@ -6,12 +6,14 @@ header, no data rows, too many rows.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
+from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped,unused-ignore]
 
-from finance.documents.ingest import DocumentError
+from finance.documents.ingest import DocumentError, ParsedDocument, cache_load, cache_store
 
 MAX_ROWS = 2_000_000
 ROWS_PER_PAGE = 50
@@ -37,6 +39,26 @@ def read_data_csv(data: bytes) -> pd.DataFrame:
         raise DocumentError(f"the CSV has more than {MAX_ROWS:,} rows")
     frame.columns = [str(c).strip() for c in frame.columns]
     return frame
+
+
+def ingest_csv(data: bytes, *, cache_dir: Path | None) -> ParsedDocument:
+    """A data file as pages of rows (for the viewer), its columns and size as sections; cached
+    under cache_dir by sha256 like the filings."""
+    sha = hashlib.sha256(data).hexdigest()
+    cached = cache_load(cache_dir, sha)
+    if cached is not None:
+        return cached
+    frame = read_data_csv(data)
+    pages = csv_pages(frame)
+    doc = ParsedDocument(
+        sha256=sha,
+        pages=pages,
+        page_count=len(pages),
+        kind="csv",
+        sections={"columns": list(frame.columns), "rows": len(frame)},
+    )
+    cache_store(cache_dir, doc)
+    return doc
 
 
 def csv_pages(frame: pd.DataFrame, rows_per_page: int = ROWS_PER_PAGE) -> list[str]:

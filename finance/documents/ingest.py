@@ -98,7 +98,7 @@ def _cache_path(cache_dir: Path, sha: str) -> Path:
     return cache_dir / f"{sha}.json"
 
 
-def _cache_load(cache_dir: Path | None, sha: str) -> ParsedDocument | None:
+def cache_load(cache_dir: Path | None, sha: str) -> ParsedDocument | None:
     if cache_dir is None:
         return None
     data = read_json(_cache_path(cache_dir, sha))
@@ -111,7 +111,7 @@ def _cache_load(cache_dir: Path | None, sha: str) -> ParsedDocument | None:
     return doc
 
 
-def _cache_store(cache_dir: Path | None, doc: ParsedDocument) -> None:
+def cache_store(cache_dir: Path | None, doc: ParsedDocument) -> None:
     if cache_dir is not None:
         write_json(_cache_path(cache_dir, doc.sha256), doc.to_dict())
 
@@ -293,7 +293,7 @@ def ingest_pdf(
     """Per-page text, metadata and sections of a PDF; cached under cache_dir by sha256."""
     _check_size(data, max_bytes)
     sha = hashlib.sha256(data).hexdigest()
-    cached = _cache_load(cache_dir, sha)
+    cached = cache_load(cache_dir, sha)
     if cached is not None:
         if progress:
             progress(cached.page_count, cached.page_count)
@@ -329,7 +329,7 @@ def ingest_pdf(
         metadata=metadata,
         sections=locate_sections(pages).to_dict(),
     )
-    _cache_store(cache_dir, doc)
+    cache_store(cache_dir, doc)
     return doc
 
 
@@ -412,7 +412,7 @@ def ingest_html(
     """An SEC HTML (or inline XBRL) filing as pseudo-pages split at its page breaks."""
     _check_size(data, max_bytes)
     sha = hashlib.sha256(data).hexdigest()
-    cached = _cache_load(cache_dir, sha)
+    cached = cache_load(cache_dir, sha)
     if cached is not None:
         return cached
     head = data[:4096].lstrip().lower()
@@ -439,5 +439,5 @@ def ingest_html(
         metadata=metadata,
         sections=locate_sections(pages).to_dict(),
     )
-    _cache_store(cache_dir, doc)
+    cache_store(cache_dir, doc)
     return doc

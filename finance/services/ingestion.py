@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from finance.documents.data_files import csv_pages, read_data_csv
+from finance.documents.data_files import ingest_csv
 from finance.documents.ingest import DocumentError, ParsedDocument, ingest_html, ingest_pdf
 from finance.models import Document
 from finance.reconcile.ixbrl import InlineXbrlError, parse_inline_xbrl
@@ -41,24 +41,10 @@ def html_statements(data: bytes, parsed: ParsedDocument, *, name: str) -> dict[s
     )
 
 
-def parse_csv(document: Document, data: bytes) -> ParsedDocument:
-    """A data file: its rows as text pages for the viewer; its columns and size as sections."""
-    frame = read_data_csv(data)
-    pages = csv_pages(frame)
-    return ParsedDocument(
-        sha256=document.sha256,
-        pages=pages,
-        page_count=len(pages),
-        kind="csv",
-        title=document.name,
-        sections={"columns": list(frame.columns), "rows": len(frame)},
-    )
-
-
 def parse(document: Document, data: bytes, reporter: ProgressReporter) -> ParsedDocument:
     if document.kind == "csv":
         reporter.report(0.05, "Reading the CSV file", force=True)
-        return parse_csv(document, data)
+        return ingest_csv(data, cache_dir=cache_dir("documents"))
     if document.kind == "html":
         reporter.report(0.05, "Reading the HTML filing", force=True)
         return ingest_html(data, cache_dir=cache_dir("documents"))
@@ -106,7 +92,7 @@ def document_ingest(*, document_id: int) -> str:
             "message": "",
             "pages": parsed.page_count,
             "company": parsed.company[:200],
-            "title": parsed.title[:300],
+            "title": (parsed.title or document.name)[:300],
             "sections": parsed.sections,
             "statements": statements,
         },

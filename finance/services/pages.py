@@ -17,7 +17,7 @@ from typing import Any
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 
-from finance.documents.data_files import csv_pages, read_data_csv
+from finance.documents.data_files import ingest_csv
 from finance.documents.ingest import DocumentError, clean_text, ingest_html
 from finance.models import Document
 from finance.services.documents import cache_dir, document_ready
@@ -129,8 +129,8 @@ def page_info(*, document: Document, page: int) -> PageInfo:
         return PageInfo(document, page, document.pages, None, None, parsed.pages[page])
     if document.kind == "csv":
         with document.file.open("rb") as handle:
-            text = csv_pages(read_data_csv(handle.read()))[page]
-        return PageInfo(document, page, document.pages, None, None, text)
+            parsed = ingest_csv(handle.read(), cache_dir=cache_dir("documents"))
+        return PageInfo(document, page, document.pages, None, None, parsed.pages[page])
     with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(_pdf_source(document))
         try:
