@@ -87,12 +87,16 @@ def search(document: Document, query: str, k: int = 3) -> list[Passage]:
 
 
 def inline_xbrl(document: Document) -> InlineXbrlDocument | None:
-    """The filing's inline XBRL facts (SEC HTML filings only)."""
+    """The filing's inline XBRL facts (SEC HTML filings only), parsed once per content."""
     if document.kind != "html":
         return None
-    document_data = document_bytes(document)
+    return _inline_xbrl(document.pk, document.sha256)
+
+
+@lru_cache(maxsize=8)
+def _inline_xbrl(pk: int, sha256: str) -> InlineXbrlDocument | None:
     try:
-        return parse_inline_xbrl(document_data)
+        return parse_inline_xbrl(document_bytes(Document.objects.get(pk=pk)))
     except ValueError:
         return None
 
