@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from finance.note.model import Note as NoteDocument
 
 # The renderers (matplotlib, fpdf2) load on the first note served, not with the URL conf.
+NOTE_HTML_SECONDS = 7 * 24 * 3600
 
 
 def _owned(request: HttpRequest, note_id: int) -> Note:
@@ -47,7 +49,13 @@ def note_page(request: HttpRequest, note_id: int) -> HttpResponse:
     from finance.note.links import PathLinks
 
     note = _owned(request, note_id)
-    body = render_html(_document(note), PathLinks(""))
+    # A note never changes once written; drawing its charts takes about half a second, so the
+    # fragment is rendered once (the key holds the creation time: ids can be reused by SQLite).
+    key = f"finance:note-html:{note.pk}:{note.created_at.timestamp()}"
+    body = cache.get(key)
+    if not isinstance(body, str):
+        body = render_html(_document(note), PathLinks(""))
+        cache.set(key, body, NOTE_HTML_SECONDS)
     return render(
         request,
         "finance/note.html",
