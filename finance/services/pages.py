@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+from django.core.files.storage import FileSystemStorage
 
 from finance.documents.data_files import ingest_csv
 from finance.documents.ingest import DocumentError, clean_text, ingest_html
@@ -107,11 +108,11 @@ def parse_scale(raw: str | None) -> float:
 
 
 def _pdf_source(document: Document) -> Any:
-    try:
-        return document.file.path  # local storage: pdfium reads only what it needs
-    except NotImplementedError:  # object storage: the bytes
-        with document.file.open("rb") as handle:
-            return handle.read()
+    """A path for local files (pdfium reads only the pages it needs); the bytes otherwise (S3)."""
+    if isinstance(document.file.storage, FileSystemStorage):
+        return document.file.path
+    with document.file.open("rb") as handle:
+        return handle.read()
 
 
 def _checked(document: Document, page: int) -> None:
