@@ -8,7 +8,7 @@ from typing import Any
 from finance.modeling import Derived
 from finance.research.analysis import StatementAnalysis, Valuation
 from finance.research.citations import Citer
-from finance.research.compose_blocks import MARGINS, Block, Inline, paragraph, section
+from finance.research.compose_blocks import MARGINS, Block, Inline, bullets, paragraph, section
 from finance.research.compose_company import CompanySections
 from finance.research.compose_sources import SourceSections
 from finance.research.findings import Findings
@@ -66,7 +66,7 @@ class NoteWriter(CompanySections, SourceSections):
                 section(
                     "limits",
                     "What this note could not do",
-                    [{"type": "bullets", "items": [[limit] for limit in dict.fromkeys(f.limits)]}],
+                    [bullets([[limit] for limit in dict.fromkeys(f.limits)])],
                 )
             )
         subtitle = f"Request: {f.request.strip()}" if f.request.strip() else ""
@@ -119,7 +119,7 @@ class NoteWriter(CompanySections, SourceSections):
             )
         if not items:
             return [paragraph("Nothing could be analysed; see the last section.")]
-        return [{"type": "bullets", "items": items}]
+        return [bullets(items)]
 
     def company_summary(self, a: StatementAnalysis) -> list[list[Inline]]:
         if not a.years:
@@ -168,27 +168,6 @@ class NoteWriter(CompanySections, SourceSections):
     # --- per company -------------------------------------------------------------------------
 
 
-def _wrap(items: list[Any]) -> list[Any]:
-    """Inline numbers as the note contract wants them: {"number": {...}}."""
-    return [
-        {"number": item} if isinstance(item, dict) and "display" in item else item for item in items
-    ]
-
-
-def _inline_numbers(note: dict[str, Any]) -> dict[str, Any]:
-    for sec in note["sections"]:
-        for block in sec["blocks"]:
-            kind = block["type"]
-            if kind in ("paragraph", "quote"):
-                block["content"] = _wrap(block["content"])
-            elif kind == "bullets":
-                block["items"] = [_wrap(item) for item in block["items"]]
-            for key in ("notes", "caption"):
-                if isinstance(block.get(key), list):
-                    block[key] = _wrap(block[key])
-    return note
-
-
 def write_note(findings: Findings, *, now: dt.datetime | None = None) -> dict[str, Any]:
     """The note for these findings, as `finance.note.model.Note`'s dict form."""
-    return _inline_numbers(NoteWriter(findings, now=now).note())
+    return NoteWriter(findings, now=now).note()

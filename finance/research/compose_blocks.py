@@ -42,8 +42,20 @@ RETURNS = (
 )
 
 
-def paragraph(*content: Inline) -> Block:
-    return {"type": "paragraph", "content": list(content)}
+def inline(content: list[Any]) -> list[Inline]:
+    """Text and numbers as the note contract wants them: a number as {"number": {...}}."""
+    return [
+        {"number": item} if isinstance(item, dict) and "display" in item else item
+        for item in content
+    ]
+
+
+def paragraph(*content: Any) -> Block:
+    return {"type": "paragraph", "content": inline(list(content))}
+
+
+def bullets(items: list[list[Any]]) -> Block:
+    return {"type": "bullets", "items": [inline(item) for item in items]}
 
 
 def section(slug: str, heading: str, blocks: list[Block]) -> dict[str, Any]:

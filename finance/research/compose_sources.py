@@ -6,7 +6,7 @@ from typing import Any
 
 from finance.research.analysis import StatementAnalysis, Valuation
 from finance.research.citations import Citer, Number, assumption, display, number
-from finance.research.compose_blocks import Block, Inline, paragraph
+from finance.research.compose_blocks import Block, Inline, bullets, paragraph
 from finance.research.findings import Findings, MacroView, PriceView, ReconView
 
 
@@ -43,9 +43,8 @@ class SourceSections:
         bad = view.discrepancies()
         if bad:
             blocks.append(
-                {
-                    "type": "bullets",
-                    "items": [
+                bullets(
+                    [
                         [
                             f"Discrepancy: {row.metric} FY{row.fiscal_year} — "
                             + (
@@ -55,24 +54,19 @@ class SourceSections:
                             + "."
                         ]
                         for row in bad
-                    ],
-                }
+                    ]
+                )
             )
         return blocks
 
     # --- valuation ---------------------------------------------------------------------------
 
     def valuation(self, a: StatementAnalysis, v: Valuation) -> list[Block]:
-        growth_label = (
-            f"FCF growth {v.growth:.1%} a year for {v.years} years: the revenue CAGR"
-            + (
-                " (bounded to -5%..15%)"
-                if v.growth_basis and v.growth != v.growth_basis.value
-                else ""
-            )
-            if v.growth_basis
-            else f"FCF growth {v.growth:.1%} a year for {v.years} years"
-        )
+        growth_label = f"FCF growth {v.growth:.1%} a year for {v.years} years"
+        if v.growth_basis is not None:
+            growth_label += ": the revenue CAGR"
+            if v.growth != v.growth_basis.value:
+                growth_label += " (bounded to -5%..15%)"
         items: list[list[Inline]] = [
             ["Base: free cash flow ", self.base_fcf(v), f" USD millions in {v.base_year}."],
             [
@@ -117,7 +111,7 @@ class SourceSections:
                 self.citer.derived(v.result.equity_value),
                 " USD millions.",
             ),
-            {"type": "bullets", "items": items},
+            bullets(items),
         ]
         s = v.sensitivity
         rows = []
@@ -156,9 +150,8 @@ class SourceSections:
         m = p.metrics
         self.citer.apis[f"{p.ticker} prices"] = p.source
         blocks: list[Block] = [
-            {
-                "type": "bullets",
-                "items": [
+            bullets(
+                [
                     [
                         "Total return ",
                         self.citer.derived(m.total_return),
@@ -171,8 +164,8 @@ class SourceSections:
                         self.citer.derived(m.max_drawdown),
                         f" (peak {m.peak_date.date()}, trough {m.trough_date.date()}).",
                     ],
-                ],
-            }
+                ]
+            )
         ]
         if len(p.closes) >= 2:
             blocks.append(
