@@ -56,6 +56,9 @@ class Run(models.Model):
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     last_seq = models.PositiveIntegerField(default=0)
     slices = models.PositiveIntegerField(default=0)
+    reward = models.FloatField(
+        null=True, blank=True, help_text="Verifier reward in [0, 1] (evaluation runs only)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -118,3 +121,86 @@ class Artifact(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"
+
+
+class RunFeedback(models.Model):
+    """A person's judgement of a finished run: thumbs up (+1) or down (-1), with a comment."""
+
+    class Rating(models.IntegerChoices):
+        UP = 1, "thumbs up"
+        DOWN = -1, "thumbs down"
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="feedback")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="run_feedback"
+    )
+    rating = models.SmallIntegerField(choices=Rating.choices)
+    comment = models.TextField(blank=True, max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "user"], name="feedback_once_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"run {self.run_id}: {self.rating:+d}"
+
+
+class EvaluationRun(models.Model):
+    """One `evaluate` invocation over one suite: its policy, environment and pass rate."""
+
+    suite = models.CharField(max_length=64)
+    policy = models.CharField(max_length=32)
+    model = models.CharField(max_length=200, blank=True)
+    selection = models.CharField(max_length=200, blank=True, help_text="--tasks / --quick")
+    repeat = models.PositiveSmallIntegerField(default=1)
+    environment = models.JSONField(default=dict, blank=True)
+    tasks_total = models.PositiveIntegerField(default=0)
+    tasks_passed = models.PositiveIntegerField(default=0)
+    tasks_skipped = models.PositiveIntegerField(default=0)
+    pass_rate = models.FloatField(null=True, blank=True)
+    mean_reward = models.FloatField(null=True, blank=True)
+    nondeterministic = models.JSONField(default=list, blank=True)
+    isolation_ok = models.BooleanField(default=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"evaluation {self.pk} ({self.suite}, {self.policy})"
+
+
+class TaskResult(models.Model):
+    """One task's outcome in an evaluation (one row per repeat)."""
+
+    evaluation = models.ForeignKey(EvaluationRun, on_delete=models.CASCADE, related_name="results")
+    task_id = models.CharField(max_length=200)
+    repeat_index = models.PositiveSmallIntegerField(default=0)
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    runs = models.ManyToManyField(Run, blank=True, related_name="task_results")
+    status = models.CharField(max_length=16, help_text="passed, failed, skipped or error")
+    known_failure = models.CharField(max_length=500, blank=True)
+    reward = models.FloatField(default=0.0)
+    verdicts = models.JSONField(default=list, blank=True)
+    metrics = models.JSONField(default=dict, blank=True)
+    key_outputs = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evaluation", "task_id", "repeat_index"]
+        indexes = [models.Index(fields=["task_id", "evaluation"])]
+
+    def __str__(self) -> str:
+        return f"{self.task_id}: {self.status}"
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"

@@ -121,7 +121,8 @@ class Agent:
         state.messages.append(_assistant_message(decision))
         self._emit_message(state, decision)
         if decision.is_final:
-            return Outcome(status="succeeded", message=decision.message, result=decision.message)
+            result = decision.message if decision.result is None else decision.result
+            return Outcome(status="succeeded", message=decision.message, result=result)
         loop = state.stuck.observe_message(decision.message)
         if loop:
             self._on_loop(state, loop)

@@ -55,6 +55,8 @@ class Decision:
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = field(default_factory=Usage)
     metrics: dict[str, Any] = field(default_factory=dict)
+    result: Any = None
+    """A final decision's structured result (answers with their sources); the text if unset."""
 
     @property
     def is_final(self) -> bool:

@@ -15,8 +15,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from agents.management.database import require_migrated
 from agents.models import Event, Run, Workspace
-from agents.services.execution import run_advance
+from agents.services.driving import RunDidNotFinish, run_drive
 from agents.services.options import MAX_ROUNDS, OptionsError
 from agents.services.runs import RunInputError, run_create
 from studio.exports import mesh_resolver
@@ -26,7 +27,6 @@ from studio.scene.geometry import object_matrix, object_mesh
 from studio.scene.model import scene_from_dict
 
 CLI_USER = "studio-cli"
-MAX_SLICES = 10_000
 
 
 class Command(BaseCommand):
@@ -38,7 +38,7 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=4, help=f"1..{MAX_ROUNDS} (default 4)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        _require_migrated()
+        require_migrated()
         out = Path(options["out"])
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -71,17 +71,21 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
 
     def _follow(self, run: Run) -> None:
-        owner, seen = f"create-scene:{uuid.uuid4().hex[:8]}", 0
-        for _ in range(MAX_SLICES):
-            result = run_advance(run_id=run.pk, owner=owner, max_units=1)
+        seen = 0
+
+        def show_new_events() -> None:
+            nonlocal seen
             for event in Event.objects.filter(run=run, seq__gt=seen).order_by("seq"):
                 seen = event.seq
                 line = _describe(event)
                 if line:
                     self.stdout.write(line)
-            if result.status == "finished" or not Run.objects.get(pk=run.pk).is_active:
-                return
-        raise CommandError("the run did not finish")
+
+        owner = f"create-scene:{uuid.uuid4().hex[:8]}"
+        try:
+            run_drive(run_id=run.pk, owner=owner, max_units=1, on_slice=show_new_events)
+        except RunDidNotFinish as error:
+            raise CommandError(str(error)) from error
 
     def _write_files(self, out: Path, workspace: Workspace, revision: SceneRevision) -> None:
         from studio.rendering.renderer import png, render
@@ -98,15 +102,6 @@ class Command(BaseCommand):
         )
         (out / "render.png").write_bytes(png(image))
         self.stdout.write(f"wrote {out / 'scene.glb'} and {out / 'render.png'}")
-
-
-def _require_migrated() -> None:
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    executor = MigrationExecutor(connection)
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        raise CommandError("the database is not up to date: run `python manage.py migrate` first")
 
 
 def _describe(event: Event) -> str:

@@ -1,0 +1,64 @@
+"""What a workspace kind plugs into the harness: verifiers, input preparation, suites."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agents.evaluation.verdicts import Verifier, VerifierContext
+
+if TYPE_CHECKING:
+    from agents.models import Workspace
+
+Prepare = Callable[["Workspace", dict[str, Any]], dict[str, Any]]
+"""Lay a task's `inputs` (from the suite) into its fresh workspace; return what verifiers need.
+
+Raise `InputUnavailable` when an input file is absent on this machine: the task is skipped
+with that reason instead of failing."""
+
+
+class InputUnavailable(Exception):
+    """A task's input (a shared data file) is not on this machine; the task is skipped."""
+
+
+@dataclass(frozen=True)
+class EvaluationKind:
+    """A workspace kind's part of the harness, registered in its `AppConfig.ready`.
+
+    `verifiers` may be a function returning them, so heavy domain modules load only when an
+    evaluation runs. `leftovers` lists anything of the kind already in a workspace (documents,
+    revisions...): a fresh task's workspace must have none. `key_outputs` summarises the state
+    a task left (scene geometry, extracted figures) for the determinism check. `environment`
+    names the library versions and backends the results depend on.
+    """
+
+    key: str
+    suites: Mapping[str, Path]
+    verifiers: Mapping[str, Verifier] | Callable[[], Mapping[str, Verifier]]
+    prepare: Prepare | None = None
+    leftovers: Callable[[Workspace], list[str]] = field(default=lambda workspace: [])
+    key_outputs: Callable[[VerifierContext], dict[str, Any]] = field(default=lambda context: {})
+    environment: Callable[[], dict[str, Any]] = field(default=lambda: {})
+
+    def verifier_table(self) -> Mapping[str, Verifier]:
+        return self.verifiers() if callable(self.verifiers) else self.verifiers
+
+
+_kinds: dict[str, EvaluationKind] = {}
+
+
+def register_evaluation_kind(kind: EvaluationKind) -> None:
+    _kinds[kind.key] = kind
+
+
+def evaluation_kinds() -> dict[str, EvaluationKind]:
+    return dict(_kinds)
+
+
+def get_evaluation_kind(key: str) -> EvaluationKind:
+    try:
+        return _kinds[key]
+    except KeyError:
+        raise LookupError(f"no evaluation is registered for workspace kind {key!r}") from None

@@ -1,0 +1,54 @@
+"""`manage.py evaluate`: a table, stored results, a JSON report and floors that fail CI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from agents.models import EvaluationRun, TaskResult
+
+pytestmark = pytest.mark.django_db
+
+
+def test_json_report_has_per_task_results_and_the_pass_rate(arithmetic_kind, tmp_path, capsys):
+    out = tmp_path / "report.json"
+    call_command("evaluate", "--suite", "arith", "--json", str(out))
+    printed = capsys.readouterr()
+    assert "sum-wrong-reference" in printed.out and "FAIL" in printed.out
+    assert "3/3" in printed.err  # the progress bar counts every task
+    report = json.loads(out.read_text())
+    assert report["pass_rate"] == {"arith": pytest.approx(2 / 3, abs=1e-3)}
+    tasks = {task["task"]: task for task in report["suites"]["arith"]["tasks"]}
+    assert tasks["sum-right"]["passed"] and not tasks["sum-wrong-reference"]["passed"]
+    assert tasks["sum-wrong-reference"]["checks"][1]["reason"].startswith("calculated")
+    assert report["environment"]["policy"] == "offline"
+    assert "django" in report["environment"]["packages"]
+    evaluation = EvaluationRun.objects.get()
+    assert evaluation.tasks_total == 3 and evaluation.tasks_passed == 2
+    assert TaskResult.objects.filter(evaluation=evaluation, status="failed").count() == 1
+
+
+def test_a_pass_rate_below_the_floor_fails_the_command(arithmetic_kind):
+    with pytest.raises(CommandError, match=r"below the recorded floor: arith 66\.7% < floor 90%"):
+        call_command("evaluate", "--suite", "arith", "--check-floors")
+
+
+def test_the_quick_subset_is_held_to_its_own_floor(arithmetic_kind, capsys):
+    call_command("evaluate", "--suite", "arith", "--quick", "--check-floors")
+    assert "at or above its floor" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--suite", "nope"], "no suite 'nope'"),
+        (["--suite", "arith", "--tasks", "zzz*"], "no task matches"),
+        (["--suite", "arith", "--repeat", "0"], "--repeat must be between 1 and 10"),
+        (["--suite", "arith", "--policy", "model"], "needs MODEL_BASE_URL"),
+    ],
+)
+def test_bad_arguments_get_a_clear_message(arithmetic_kind, args, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("evaluate", *args)
