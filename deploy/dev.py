@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from pathlib import Path
@@ -125,6 +126,8 @@ def test() -> None:
     sh(BIN / "ruff", "format", "--check", ".")
     say("mypy")
     sh(BIN / "mypy", ".")
+    if len(sys.argv) == 2:  # the whole suite, as CI runs it (not `test -k ...`)
+        evaluate_quick()
     say("pytest")
     sh(BIN / "pytest", *sys.argv[2:])
     postgres = os.environ.get("POSTGRES_TEST_URL")
@@ -132,6 +135,18 @@ def test() -> None:
         say("pytest: the Django suite again on PostgreSQL")
         env = {**os.environ, "DATABASE_URL": postgres}
         sh(BIN / "pytest", "-q", "tests/agents", "tests/accounts", "-m", "not browser", env=env)
+
+
+def evaluate_quick() -> None:
+    """The quick evaluation subset, on a throwaway database, held to the floors in the repo."""
+    say("evaluation: quick subset of every suite against its floor")
+    with tempfile.TemporaryDirectory(prefix="agentworks-eval-") as var:
+        env = {**os.environ, "VAR_DIR": var}
+        env.pop("DATABASE_URL", None)
+        shared = os.environ.get("SHARED_DATA", str(ROOT.parent / "shared" / "data"))
+        env.setdefault("FINANCE_RECORDED_DIR", os.path.join(shared, "finance"))
+        sh(PYTHON, "manage.py", "migrate", "--noinput", "-v", "0", env=env)
+        sh(PYTHON, "manage.py", "evaluate", "--suite", "all", "--quick", "--check-floors", env=env)
 
 
 def main() -> None:

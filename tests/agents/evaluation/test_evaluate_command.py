@@ -52,3 +52,31 @@ def test_the_quick_subset_is_held_to_its_own_floor(arithmetic_kind, capsys):
 def test_bad_arguments_get_a_clear_message(arithmetic_kind, args, message):
     with pytest.raises(CommandError, match=message):
         call_command("evaluate", *args)
+
+
+def test_the_same_suite_runs_against_a_model_server(
+    arithmetic_kind, settings, fake_openai, tmp_path
+):
+    from tests.fakes.openai_server import arithmetic_model
+
+    fake_openai.responder = arithmetic_model
+    settings.MODEL_BASE_URL, settings.MODEL_NAME = fake_openai.base_url, fake_openai.model
+    out = tmp_path / "model.json"
+    call_command(
+        "evaluate",
+        "--suite",
+        "arith",
+        "--policy",
+        "model",
+        "--tasks",
+        "sum-right",
+        "--json",
+        str(out),
+    )
+    report = json.loads(out.read_text())
+    assert report["pass_rate"] == {"arith": 1.0}
+    assert report["environment"]["policy"] == "model"
+    assert report["environment"]["model"] == fake_openai.model
+    assert fake_openai.chat_requests, "the model server was never asked"
+    evaluation = EvaluationRun.objects.get()
+    assert (evaluation.policy, evaluation.model) == ("model", fake_openai.model)
