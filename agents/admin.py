@@ -1,6 +1,14 @@
 from django.contrib import admin
 
-from agents.models import Artifact, Event, Run, Workspace
+from agents.models import (
+    Artifact,
+    EvaluationRun,
+    Event,
+    Run,
+    RunFeedback,
+    TaskResult,
+    Workspace,
+)
 
 
 @admin.register(Workspace)
@@ -21,7 +29,7 @@ class EventInline(admin.TabularInline[Event, Run]):
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin[Run]):
-    list_display = ("id", "workspace", "status", "last_seq", "created_at", "finished_at")
+    list_display = ("id", "workspace", "status", "reward", "last_seq", "created_at", "finished_at")
     list_filter = ("status",)
     search_fields = ("prompt", "workspace__name")
     readonly_fields = ("state", "result", "lease_owner", "lease_expires_at", "last_seq", "slices")
@@ -40,3 +48,27 @@ class ArtifactAdmin(admin.ModelAdmin[Artifact]):
     list_display = ("name", "kind", "run", "size", "created_at")
     list_filter = ("kind",)
     search_fields = ("name", "ref")
+
+
+@admin.register(RunFeedback)
+class RunFeedbackAdmin(admin.ModelAdmin[RunFeedback]):
+    list_display = ("run", "user", "rating", "updated_at")
+    list_filter = ("rating",)
+    search_fields = ("comment", "user__username")
+
+
+class TaskResultInline(admin.TabularInline[TaskResult, EvaluationRun]):
+    model = TaskResult
+    fields = ("task_id", "repeat_index", "status", "reward", "known_failure", "reason")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    max_num = 0
+
+
+@admin.register(EvaluationRun)
+class EvaluationRunAdmin(admin.ModelAdmin[EvaluationRun]):
+    list_display = ("id", "suite", "policy", "model", "selection", "pass_rate", "started_at")
+    list_filter = ("suite", "policy")
+    readonly_fields = ("environment", "nondeterministic")
+    inlines = [TaskResultInline]

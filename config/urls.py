@@ -5,6 +5,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as account_views
+from agents import evaluation_views
 from agents import views as agent_views
 
 handler404 = "config.api_errors.not_found"
@@ -21,6 +22,17 @@ urlpatterns = [
     path("workspaces/", agent_views.workspace_list, name="workspace-list"),
     path("workspaces/<int:workspace_id>/", agent_views.workspace_detail, name="workspace-detail"),
     path("runs/<int:run_id>/cancel/", agent_views.run_cancel_view, name="run-cancel"),
+    path("evaluations/", evaluation_views.evaluation_list, name="evaluation-list"),
+    path(
+        "evaluations/<int:evaluation_id>/",
+        evaluation_views.evaluation_detail,
+        name="evaluation-detail",
+    ),
+    path(
+        "evaluations/tasks/<str:suite>/<path:task_id>/",
+        evaluation_views.task_history,
+        name="evaluation-task-history",
+    ),
     path("finance/", include("finance.page_urls")),
     path("api/v1/studio/", include("studio.urls")),
     path("api/v1/finance/", include("finance.urls")),
