@@ -32,3 +32,6 @@ class FinanceConfig(AppConfig):
                 ),
             )
         )
+        from finance.trajectory_signals import register as register_trajectory_signals
+
+        register_trajectory_signals()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from agents.models import Artifact, Event, Run, Workspace
@@ -75,3 +76,65 @@ class ArtifactSerializer(serializers.ModelSerializer[Artifact]):
 
     def get_download_url(self, artifact: Artifact) -> str:
         return reverse("api-artifact-download", args=[artifact.run_id, artifact.pk])
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "enum": [1, -1]},
+            {"type": "string", "enum": ["up", "down"]},
+        ],
+        "description": "Thumbs up (1 or 'up') or down (-1 or 'down').",
+    }
+)
+class RatingField(serializers.Field[Any, Any, Any, Any]):
+    """Accepts 1, -1, "up" or "down"; the service checks the value."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class FeedbackInputSerializer(serializers.Serializer[Any]):
+    rating = RatingField()
+    comment = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=2000, trim_whitespace=True
+    )
+
+
+class FeedbackSerializer(serializers.Serializer[Any]):
+    """The caller's feedback on a run; `rating` is null when they have not rated it."""
+
+    run = serializers.IntegerField()
+    rating = serializers.IntegerField(allow_null=True)
+    comment = serializers.CharField(allow_blank=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+
+class TrajectoryRewardSerializer(serializers.Serializer[Any]):
+    verifiers = serializers.FloatField(allow_null=True, help_text="The verifiers' reward, 0-1.")
+    user = serializers.FloatField(allow_null=True, help_text="Mean rating of people, -1 to 1.")
+    feedback = serializers.ListField(child=serializers.DictField())
+
+
+class TrajectorySerializer(serializers.Serializer[Any]):
+    """One run as a training record (one line of `export_trajectories`)."""
+
+    messages = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="OpenAI chat messages: system, user, assistant (with tool_calls), tool.",
+    )
+    tools = serializers.ListField(
+        child=serializers.DictField(), help_text="OpenAI tool schemas the run could call."
+    )
+    reward = TrajectoryRewardSerializer()
+    signals = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Step signals: tool_call (ok, duration_ms, error), round, sub_question.",
+    )
+    metadata = serializers.DictField(
+        help_text="run_id, workspace_kind, policy, model, status, steps, tokens, timings, "
+        "evaluation, repairs."
+    )

@@ -1,5 +1,6 @@
 from django.urls import re_path
 
+from agents.api.renderers import TRAJECTORY_RENDERERS
 from agents.api.views import RunViewSet, WorkspaceViewSet
 
 workspaces = WorkspaceViewSet.as_view({"get": "list", "post": "create"})
@@ -31,5 +32,15 @@ urlpatterns = [
         r"^runs/(?P<pk>[0-9]+)/artifacts/(?P<artifact_id>[0-9]+)/download/?$",
         RunViewSet.as_view({"get": "download"}),
         name="api-artifact-download",
+    ),
+    re_path(
+        r"^runs/(?P<pk>[0-9]+)/trajectory/?$",
+        RunViewSet.as_view({"get": "trajectory"}, renderer_classes=TRAJECTORY_RENDERERS),
+        name="api-run-trajectory",
+    ),
+    re_path(
+        r"^runs/(?P<pk>[0-9]+)/feedback/?$",
+        RunViewSet.as_view({"get": "feedback", "post": "feedback"}),
+        name="api-run-feedback",
     ),
 ]

@@ -4,29 +4,42 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.http import FileResponse, Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, NotAuthenticated, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
 
 from agents import selectors
+from agents.api.renderers import TRAJECTORY_RENDERERS
 from agents.api.serializers import (
     ArtifactSerializer,
     EventPageSerializer,
     EventSerializer,
+    FeedbackInputSerializer,
+    FeedbackSerializer,
     RunCreateSerializer,
     RunSerializer,
+    TrajectorySerializer,
     WorkspaceSerializer,
 )
-from agents.models import Run, Workspace
+from agents.models import Run, RunFeedback, Workspace
+from agents.services.feedback import FeedbackError, RunNotFinished, feedback_of, feedback_set
 from agents.services.options import OptionsError
 from agents.services.runs import RunInputError, run_cancel, run_create
 from agents.services.workspaces import workspace_create
+from agents.trajectories.build import run_trajectory
+
+
+class RunStillActive(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The run has not finished yet."
+    default_code = "run_active"
 
 
 class WorkspaceViewSet(
@@ -129,6 +142,88 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             filename=artifact.name,
             content_type=artifact.media_type,
         )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "format",
+                str,
+                enum=["json", "jsonl"],
+                description="jsonl: one JSON line, downloaded (or Accept: application/x-ndjson)",
+            )
+        ],
+        responses={
+            200: TrajectorySerializer,
+            409: OpenApiResponse(description="The run has not finished yet."),
+        },
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="trajectory",
+        url_name="trajectory",
+        renderer_classes=TRAJECTORY_RENDERERS,
+    )
+    def trajectory(self, request: Request, pk: str | None = None) -> Response:
+        """The finished run as a training record: chat messages, tools, rewards, signals."""
+        run = self.get_object()
+        if run.is_active:
+            raise RunStillActive(f"run {run.pk} is {run.status}: its trajectory is not complete")
+        response = Response(run_trajectory(run))
+        if request.accepted_renderer.format == "jsonl":
+            filename = f"run-{run.pk}-trajectory.jsonl"
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+    @extend_schema(
+        methods=["GET"],
+        summary="The caller's feedback on the run (rating null when none)",
+        request=None,
+        responses=FeedbackSerializer,
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Rate a finished run: thumbs up or down, with an optional comment",
+        request=FeedbackInputSerializer,
+        responses={
+            200: FeedbackSerializer,
+            201: FeedbackSerializer,
+            409: OpenApiResponse(description="The run has not finished yet."),
+        },
+    )
+    @action(detail=True, methods=["get", "post"], url_path="feedback", url_name="feedback")
+    def feedback(self, request: Request, pk: str | None = None) -> Response:
+        """The caller's thumbs up or down on a finished run; a second POST replaces the first."""
+        run = self.get_object()
+        user = request.user
+        if not isinstance(user, AbstractBaseUser):  # IsAuthenticated lets no one else through
+            raise NotAuthenticated()
+        if request.method == "GET":
+            return Response(_feedback_data(run, feedback_of(run=run, user=user)))
+        payload = FeedbackInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            item, created = feedback_set(
+                run=run,
+                user=user,
+                rating=payload.validated_data["rating"],
+                comment=payload.validated_data["comment"],
+            )
+        except RunNotFinished as error:
+            raise RunStillActive(str(error)) from error
+        except FeedbackError as error:
+            raise ValidationError({"rating": str(error)}) from error
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(_feedback_data(run, item), status=code)
+
+
+def _feedback_data(run: Run, item: RunFeedback | None) -> dict[str, Any]:
+    return {
+        "run": run.pk,
+        "rating": item.rating if item else None,
+        "comment": item.comment if item else "",
+        "updated_at": item.updated_at if item else None,
+    }
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
