@@ -28,6 +28,7 @@ class RunCreateSerializer(serializers.Serializer[Any]):
 class RunSerializer(serializers.ModelSerializer[Run]):
     workspace = serializers.IntegerField(source="workspace_id", read_only=True)
     events_url = serializers.SerializerMethodField()
+    trajectory_url = serializers.SerializerMethodField()
 
     class Meta:
         model = Run
@@ -45,12 +46,17 @@ class RunSerializer(serializers.ModelSerializer[Run]):
             "created_at",
             "started_at",
             "finished_at",
+            "reward",
             "events_url",
+            "trajectory_url",
         ]
         read_only_fields = fields
 
     def get_events_url(self, run: Run) -> str:
         return reverse("api-run-events", args=[run.pk])
+
+    def get_trajectory_url(self, run: Run) -> str:
+        return reverse("api-run-trajectory", args=[run.pk])
 
 
 class EventSerializer(serializers.ModelSerializer[Event]):

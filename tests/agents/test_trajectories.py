@@ -378,3 +378,15 @@ def test_export_refuses_a_bad_workspace_or_an_unwritable_path(tmp_path):
         call_command("export_trajectories", "--workspace", "999", "--out", str(tmp_path / "x"))
     with pytest.raises(CommandError, match="cannot write"):
         call_command("export_trajectories", "--out", str(tmp_path / "missing" / "x.jsonl"))
+
+
+def test_the_run_detail_carries_its_verifier_reward_and_trajectory_link(
+    alice, alice_api, make_workspace
+):
+    from agents.models import Run
+
+    workspace = make_workspace(alice)
+    run = Run.objects.create(workspace=workspace, prompt="x", status="succeeded", reward=0.75)
+    body = alice_api.get(f"/api/v1/runs/{run.pk}").json()
+    assert body["reward"] == 0.75
+    assert body["trajectory_url"] == f"/api/v1/runs/{run.pk}/trajectory"
