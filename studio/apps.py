@@ -8,6 +8,7 @@ class StudioConfig(AppConfig):
     def ready(self) -> None:
         from agents.registry import WorkspaceKind, register_kind
         from agents.runtime import BUILTIN_TOOLS, Tool
+        from studio import evaluation
         from studio.planner.policy import StudioPlanner
 
         def tools() -> tuple[Tool, ...]:
@@ -30,3 +31,4 @@ class StudioConfig(AppConfig):
                 ),
             )
         )
+        evaluation.register()  # verifiers and the `studio` suite; heavy modules load lazily

@@ -1,0 +1,169 @@
+"""Spatial relations between objects, judged on their world bounds (metres, +Y up).
+
+Directions are the studio's world frame, the one its default camera looks at from the front
+right: +X is right, -X left, +Z in front (towards the viewer), -Z behind. Every predicate returns
+whether the relation holds and a phrase with what was measured, for the verdict's reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+from studio.evaluation.glb_scene import ObjectView
+
+Judgement = tuple[bool, str]
+CONTACT_TOLERANCE = 0.03
+BESIDE_MAX_GAP = 1.0
+
+
+def rests_on(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -> Judgement:
+    """a's bottom touches b's top and a's centre is over b's footprint."""
+    gap = a.bottom - b.top
+    over = _within_footprint(a, b, tolerance)
+    held = abs(gap) <= tolerance and over
+    return held, f"{a.name}'s bottom is {_cm(gap)} from {b.name}'s top" + (
+        "" if over else f" and not over {b.name}"
+    )
+
+
+def under(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -> Judgement:
+    """a is below b's top surface, within b's footprint (a ball under a table)."""
+    over = _within_footprint(a, b, tolerance)
+    clearance = b.top - a.top
+    held = over and clearance >= tolerance
+    where = "within" if over else "outside"
+    return held, f"{a.name}'s top is {_cm(clearance)} below {b.name}'s top, {where} its footprint"
+
+
+def inside(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -> Judgement:
+    """a sits within b's walls: over its footprint, starting between its floor and its rim."""
+    over = _within_footprint(a, b, tolerance) and _footprint_contained(a, b, tolerance)
+    starts = b.bottom - tolerance <= a.bottom <= b.top - tolerance
+    held = over and starts
+    return held, (
+        f"{a.name}'s bottom at {a.bottom:.3f} m vs {b.name} {b.bottom:.3f}-{b.top:.3f} m"
+        + ("" if over else f", not within {b.name}'s footprint")
+    )
+
+
+def above(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -> Judgement:
+    gap = a.bottom - b.top
+    return gap >= -tolerance, f"{a.name}'s bottom is {_cm(gap)} above {b.name}'s top"
+
+
+def beside(a: ObjectView, b: ObjectView, max_gap: float = BESIDE_MAX_GAP) -> Judgement:
+    """a stands next to b: footprints apart but within max_gap, at overlapping heights."""
+    gap = footprint_gap(a, b)
+    level = a.bottom < b.top and b.bottom < a.top
+    held = 0.0 <= gap <= max_gap and level and not _footprints_overlap(a, b)
+    return held, f"{a.name} is {_cm(gap)} from {b.name}" + ("" if level else " at another height")
+
+
+def side(
+    a: ObjectView, b: ObjectView, direction: str, tolerance: float = CONTACT_TOLERANCE
+) -> Judgement:
+    """left_of / right_of / in_front_of / behind: a's footprint clear of b's on that side."""
+    axis, sign = {
+        "left_of": (0, -1),
+        "right_of": (0, 1),
+        "in_front_of": (2, 1),
+        "behind": (2, -1),
+    }[direction]
+    clearance = a.low[axis] - b.high[axis] if sign > 0 else b.low[axis] - a.high[axis]
+    offset = (a.centre[axis] - b.centre[axis]) * sign
+    held = clearance >= -tolerance and offset > 0
+    word = direction.replace("_", " ")
+    return held, f"{a.name} is {_cm(clearance)} clear {word} {b.name}"
+
+
+def footprint_gap(a: ObjectView, b: ObjectView) -> float:
+    """Horizontal distance between two footprints (0 when they touch or overlap)."""
+    dx = max(b.low[0] - a.high[0], a.low[0] - b.high[0], 0.0)
+    dz = max(b.low[2] - a.high[2], a.low[2] - b.high[2], 0.0)
+    return math.hypot(dx, dz)
+
+
+def longest_stack(items: Sequence[ObjectView], tolerance: float = CONTACT_TOLERANCE) -> list[str]:
+    """The names of the tallest chain of items each resting on the one below, bottom first."""
+    ordered = sorted(items, key=lambda item: (item.bottom, item.name))
+    chains: list[list[str]] = []
+    for index, item in enumerate(ordered):
+        best: list[str] = []
+        for below, chain in zip(ordered[:index], chains, strict=False):
+            if rests_on(item, below, tolerance)[0] and len(chain) > len(best):
+                best = chain
+        chains.append([*best, item.name])
+    return max(chains, key=len, default=[])
+
+
+def surround(
+    items: Sequence[ObjectView], centre: ObjectView, max_distance: float
+) -> tuple[list[str], float]:
+    """Items within max_distance (horizontally) of centre's footprint, and the widest angle
+    between neighbours seen from centre (below 180 degrees means they enclose it)."""
+    near = [item for item in items if footprint_gap(item, centre) <= max_distance]
+    cx, _, cz = centre.centre
+    angles = sorted(
+        math.degrees(math.atan2(item.centre[2] - cz, item.centre[0] - cx)) % 360 for item in near
+    )
+    if len(angles) < 2:
+        return [item.name for item in near], 360.0
+    gaps = [b - a for a, b in itertools.pairwise(angles)]
+    gaps.append(360 - angles[-1] + angles[0])
+    return [item.name for item in near], max(gaps)
+
+
+def levels(items: Sequence[ObjectView], tolerance: float = CONTACT_TOLERANCE) -> list[list[str]]:
+    """Items grouped by the height they stand at, bottom level first."""
+    grouped: list[list[ObjectView]] = []
+    for item in sorted(items, key=lambda item: (item.bottom, item.name)):
+        if grouped and item.bottom - grouped[-1][0].bottom <= tolerance:
+            grouped[-1].append(item)
+        else:
+            grouped.append([item])
+    return [[item.name for item in level] for level in grouped]
+
+
+def level_rests_on_level(
+    upper: Sequence[ObjectView], lower: Sequence[ObjectView], tolerance: float
+) -> list[str]:
+    """Names of upper items that do not rest on top of some item of the level below."""
+    loose = []
+    for item in upper:
+        held = any(
+            abs(item.bottom - below.top) <= tolerance and _footprints_overlap(item, below)
+            for below in lower
+        )
+        if not held:
+            loose.append(item.name)
+    return loose
+
+
+def _within_footprint(a: ObjectView, b: ObjectView, tolerance: float) -> bool:
+    x, _, z = a.centre
+    return (
+        b.low[0] - tolerance <= x <= b.high[0] + tolerance
+        and b.low[2] - tolerance <= z <= b.high[2] + tolerance
+    )
+
+
+def _footprint_contained(a: ObjectView, b: ObjectView, tolerance: float) -> bool:
+    return all(
+        a.low[axis] >= b.low[axis] - tolerance and a.high[axis] <= b.high[axis] + tolerance
+        for axis in (0, 2)
+    )
+
+
+def _footprints_overlap(a: ObjectView, b: ObjectView) -> bool:
+    return (
+        a.low[0] < b.high[0]
+        and b.low[0] < a.high[0]
+        and a.low[2] < b.high[2]
+        and b.low[2] < a.high[2]
+    )
+
+
+def _cm(metres: float) -> str:
+    return f"{metres * 100:.1f} cm"

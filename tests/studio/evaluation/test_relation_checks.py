@@ -1,0 +1,169 @@
+"""The `relation` check on scenes built to satisfy each relation, and on scenes that do not."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.studio.evaluation.scenes import ball, box, judge, play, scene
+
+pytestmark = pytest.mark.django_db
+
+TABLE = (1.2, 0.75, 0.7)
+
+
+@pytest.fixture
+def workspace(alice, make_workspace):
+    return make_workspace(alice, "Eval", "studio")
+
+
+def relation(context, kind, subject, target=None, **params):
+    extra = {"target": target} if target is not None else {}
+    return judge(context, "relation", relation=kind, subject=subject, **extra, **params)
+
+
+def test_on_holds_for_a_resting_ball_and_not_for_a_floating_one(workspace, alice, make_workspace):
+    resting = play(workspace, scene(box("table", TABLE), ball("ball", 0.1, (0, 0.75, 0))))
+    assert relation(resting, "on", "ball", "table").passed
+
+    floating = play(
+        make_workspace(alice, "Floating", "studio"),
+        scene(box("table", TABLE), ball("ball", 0.1, (0, 1.0, 0))),
+    )
+    verdict = relation(floating, "on", "ball", "table")
+    assert not verdict.passed
+    assert "ball's bottom is 25.0 cm from table's top" in verdict.reason
+    assert verdict.outputs["failed"] == ["ball"]
+
+
+def test_on_needs_the_ball_over_the_table(workspace):
+    context = play(workspace, scene(box("table", TABLE), ball("ball", 0.1, (2.0, 0.75, 0))))
+    verdict = relation(context, "on", "ball", "table")
+    assert not verdict.passed and "not over table" in verdict.reason
+
+
+def test_under(workspace):
+    context = play(
+        workspace,
+        scene(box("table", TABLE), ball("ball", 0.1), box("crate", (0.5,) * 3, (2, 0, 0))),
+    )
+    assert relation(context, "under", "ball", "table").passed
+    verdict = relation(context, "under", "crate", "table")
+    assert not verdict.passed and "crate's top" in verdict.reason
+
+
+def test_beside_within_a_gap(workspace):
+    context = play(
+        workspace,
+        scene(
+            box("sofa", (2.0, 0.85, 0.9)),
+            box("lamp", (0.3, 0.45, 0.3), (1.3, 0, 0)),
+            box("crate", (0.5,) * 3, (5, 0, 0)),
+        ),
+    )
+    assert relation(context, "beside", "lamp", "sofa").passed
+    assert relation(context, "next_to", "lamp", "sofa", max_gap="20 cm").passed
+    verdict = relation(context, "beside", "crate", "sofa")
+    assert not verdict.passed and "crate is 375.0 cm from sofa" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("kind", "at", "wrong"),
+    [
+        ("left_of", (-1.5, 0, 0), "right_of"),
+        ("right_of", (1.5, 0, 0), "left_of"),
+        ("in_front_of", (0, 0, 1.5), "behind"),
+        ("behind", (0, 0, -1.5), "in_front_of"),
+    ],
+)
+def test_sides_in_the_world_frame(workspace, kind, at, wrong):
+    context = play(workspace, scene(box("table", TABLE), box("chair", (0.45, 0.9, 0.45), at)))
+    assert relation(context, kind, "chair", "table").passed
+    verdict = relation(context, wrong, "chair", "table")
+    assert not verdict.passed and "chair is" in verdict.reason
+
+
+def test_pairwise_count_asks_for_some_subjects_only(workspace):
+    context = play(
+        workspace,
+        scene(
+            box("table", TABLE),
+            box("chair-1", (0.45, 0.9, 0.45), (-1.2, 0, 0)),
+            box("chair-2", (0.45, 0.9, 0.45), (1.2, 0, 0)),
+        ),
+    )
+    assert relation(context, "left_of", "chair", "table", count=1).passed
+    verdict = relation(context, "left_of", "chair", "table")
+    assert not verdict.passed
+    assert verdict.score == pytest.approx(0.5)
+
+
+def test_inside_an_open_box_and_on_its_lid(workspace, alice, make_workspace):
+    # An open box as four thin walls and a floor would have the same bounds as this box.
+    inside = play(workspace, scene(box("box", (0.6, 0.4, 0.6)), ball("ball", 0.1, (0, 0.02, 0))))
+    assert relation(inside, "inside", "ball", "box").passed
+
+    on_lid = play(
+        make_workspace(alice, "Lid", "studio"),
+        scene(box("box", (0.6, 0.4, 0.6)), ball("ball", 0.1, (0, 0.4, 0))),
+    )
+    verdict = relation(on_lid, "inside", "ball", "box")
+    assert not verdict.passed and "ball's bottom at 0.400 m" in verdict.reason
+
+
+def test_stacked(workspace, alice, make_workspace):
+    cubes = [box(f"cube-{n}", (0.5,) * 3, (0, 0.5 * (n - 1), 0)) for n in (1, 2, 3)]
+    stacked = play(workspace, scene(*cubes))
+    verdict = relation(stacked, "stacked", "cube", count=3)
+    assert verdict.passed and verdict.outputs["stack"] == ["cube-1", "cube-2", "cube-3"]
+
+    row = [box(f"cube-{n}", (0.5,) * 3, (0.8 * n, 0, 0)) for n in (1, 2, 3)]
+    in_a_row = play(make_workspace(alice, "Row", "studio"), scene(*row))
+    failed = relation(in_a_row, "stacked", "cube", count=3)
+    assert not failed.passed and "the tallest stack is 1 high" in failed.reason
+
+
+def test_around(workspace, alice, make_workspace):
+    def chair(n, x, z):
+        return box(f"chair-{n}", (0.45, 0.9, 0.45), (x, 0, z))
+
+    table = box("table", TABLE)
+    ring = [
+        chair(n, 1.0 * math.cos(n * math.pi / 2), 0.9 * math.sin(n * math.pi / 2)) for n in range(4)
+    ]
+    around = play(workspace, scene(table, *ring))
+    assert relation(around, "around", "chair", "table", count=4).passed
+
+    row = [chair(n, 1.0 + 0.6 * n, 0) for n in range(4)]
+    one_side = play(make_workspace(alice, "Row", "studio"), scene(table, *row))
+    verdict = relation(one_side, "around", "chair", "table", count=4)
+    assert not verdict.passed and "table" in verdict.reason
+
+
+def test_pyramid_levels(workspace, alice, make_workspace):
+    def crate(n, x, level):
+        return box(f"crate-{n}", (0.5,) * 3, (x, 0.5 * level, 0))
+
+    pyramid = [crate(1, -0.5, 0), crate(2, 0, 0), crate(3, 0.5, 0)]
+    pyramid += [crate(4, -0.25, 1), crate(5, 0.25, 1), crate(6, 0, 2)]
+    built = play(workspace, scene(*pyramid))
+    verdict = relation(built, "pyramid", "crate", levels=[3, 2, 1])
+    assert verdict.passed and verdict.outputs["levels"] == [3, 2, 1]
+
+    row = [crate(n, 0.6 * n, 0) for n in range(1, 7)]
+    flat = play(make_workspace(alice, "Flat", "studio"), scene(*row))
+    failed = relation(flat, "pyramid", "crate", levels=[3, 2, 1])
+    assert not failed.passed and "levels of [6]" in failed.reason
+
+
+def test_missing_objects_are_named(workspace):
+    context = play(workspace, scene(box("table", TABLE)))
+    assert "no ball" in relation(context, "on", "ball", "table").reason
+    assert "no shelf" in relation(context, "on", "table", "shelf").reason
+
+
+def test_yaml_on_read_as_true_is_a_parameter_error(workspace):
+    context = play(workspace, scene(box("table", TABLE), ball("ball", 0.1, (0, 0.75, 0))))
+    verdict = judge(context, "relation", relation=True, subject="ball", target="table")
+    assert not verdict.passed and "quote" in verdict.reason
