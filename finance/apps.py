@@ -35,3 +35,6 @@ class FinanceConfig(AppConfig):
         from finance.trajectory_signals import register as register_trajectory_signals
 
         register_trajectory_signals()
+        from finance.evaluation.kind import register as register_evaluation
+
+        register_evaluation()  # the verifiers and the `finance` suite; heavy modules load lazily

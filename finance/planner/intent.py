@@ -8,7 +8,9 @@
 | stock, share price, volatility, drawdown, market data   | price metrics (needs a ticker)      |
 | macro, GDP, inflation, CPI, economy, FRED               | revenue growth against GDP and CPI  |
 | DCF, valuation, intrinsic value, worth                  | a DCF with sensitivity (default on) |
-| "what does it say about X", "risks", a question         | quoted passages with their pages    |
+| "what does it say about X", "risks"                     | quoted passages with their pages    |
+| any other question ("...?", "What is ...")             | the question itself, searched       |
+| a metric and a fiscal year (see `planner.metrics`)     | the value, computed and cited       |
 | buy/sell advice, price targets, forecasts of the price  | a plain statement that it won't     |
 """
 
@@ -16,6 +18,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from agents.runtime.policies import find_expressions
+from finance.planner.metrics import MetricRequest, read_metric
 
 _RANGE = re.compile(
     r"\b(?:FY\s*)?((?:19|20)\d{2})\s*(?:-|\u2013|\u2014|to|through|thru|until|and)\s*"
@@ -79,6 +84,18 @@ _TICKER = re.compile(
 )
 _CAPS = re.compile(r"(?<![\w-])([A-Z]{2,5})(?![\w-])")
 DEFAULT_QUESTIONS = ("risk factors", "liquidity and capital resources")
+INTERROGATIVE = re.compile(
+    r"^\s*(what|how|which|who|whom|whose|when|where|why|is|are|was|were|does|do|did|has|have|"
+    r"had|can|could|will|would|should|by how much|according to|in agreement with|using|based on)\b",
+    re.IGNORECASE,
+)
+STATEMENT_NAMED = re.compile(
+    r"balance sheet|income statement|cash flows?( statement)?|statements? of (income|operations|"
+    r"cash flows?|earnings|financial position)|\bP&L\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.?!:])\s+")
+QUESTION_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -92,6 +109,7 @@ class Intent:
     valuation: bool = True
     questions: tuple[str, ...] = ()
     unsupported: tuple[str, ...] = field(default=())
+    metric: MetricRequest | None = None
 
 
 def read_years(text: str) -> tuple[int, int] | None:
@@ -120,12 +138,35 @@ def read_ticker(text: str) -> str:
 
 
 def read_questions(text: str) -> tuple[str, ...]:
+    """Topics to search: what a "say about" names, else the question itself, else an "about"."""
     questions = [m.group(1).strip() for m in QUESTION.finditer(text)]
+    if not questions and is_question(text):
+        questions = [question_query(text)]
     if not questions:
         questions = [m.group(1).strip() for m in ABOUT.finditer(text)]
     if RISKS.search(text) and not any("risk" in q.lower() for q in questions):
         questions.append("risk factors")
-    return tuple(dict.fromkeys(q[:200] for q in questions if len(q) >= 3))
+    return tuple(dict.fromkeys(q[:QUESTION_CHARS] for q in questions if len(q) >= 3))
+
+
+def is_question(text: str) -> bool:
+    """A question about the filings; arithmetic ("what is 17 * 23?") is left to the calculator."""
+    asks = "?" in text or INTERROGATIVE.match(text) is not None
+    return asks and not find_expressions(text)
+
+
+def question_query(text: str) -> str:
+    """What to search for a question: the asking sentence(s), plus the statements the rest of
+    the request names ("... relying on the cash flow statement"), so the search can put that
+    statement's page first."""
+    sentences = [" ".join(s.split()) for s in _SENTENCE.split(text.strip()) if s.strip()]
+    asking = " ".join(s for s in sentences if "?" in s) or sentences[0]
+    named = [m.group(0) for s in sentences for m in STATEMENT_NAMED.finditer(s)]
+    extra = " ".join(dict.fromkeys(n for n in named if n.lower() not in asking.lower()))
+    room = QUESTION_CHARS - (len(extra) + 1 if extra else 0)
+    if len(asking) > room:
+        asking = asking[:room].rsplit(" ", 1)[0]
+    return f"{asking} {extra}".strip()
 
 
 def read_intent(text: str) -> Intent:
@@ -136,7 +177,7 @@ def read_intent(text: str) -> Intent:
     )
     broad = re.search(r"analy[sz]|research|overview|note|report", text, re.I) is not None
     return Intent(
-        research=RESEARCH_WORDS.search(text) is not None or bool(unsupported),
+        research=RESEARCH_WORDS.search(text) is not None or bool(unsupported) or is_question(text),
         years=read_years(text),
         ticker=read_ticker(text),
         cross_check=CROSS_CHECK.search(text) is not None,
@@ -145,4 +186,5 @@ def read_intent(text: str) -> Intent:
         valuation=not NO_VALUATION.search(text) and (VALUATION.search(text) is not None or broad),
         questions=questions or (DEFAULT_QUESTIONS if broad and not specific else ()),
         unsupported=unsupported,
+        metric=read_metric(text),
     )

@@ -7,15 +7,19 @@
 3. `price_history` and `macro_overlay` when asked for.
 4. `write_note` with the same plan; the answer summarises it, links the note, and says plainly
    what could not be done.
+5. A metric question (`planner.metrics`): `get_statements` for the statements the metric
+   needs, and the answer leads with the value; the run's result carries it structured
+   (`{"text", "answers": [{question, value, unit, document_id, page, label, inputs}]}`).
 
 It decides from the conversation alone, so a resumed run carries on where it stopped. Requests
-with no research words are handed to the general offline planner (arithmetic), with a hint.
+with no research words and no question (arithmetic such as "what is 17 * 23?" is none) are
+handed to the general offline planner, with a hint.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agents.runtime import (
@@ -28,6 +32,7 @@ from agents.runtime import (
     tool_results,
 )
 from finance.planner.intent import Intent, read_intent
+from finance.planner.metric_answer import metric_answer
 
 HELP = (
     "In this workspace I research filings: upload a 10-K (PDF or SEC HTML) and ask, for example, "
@@ -35,6 +40,7 @@ HELP = (
     "or 'what does the filing say about competition?'."
 )
 MAX_DOCUMENTS = 6
+SEARCH_HITS = 5  # passages the run reads per question (the answer quotes the best one)
 
 
 @dataclass
@@ -69,7 +75,12 @@ class ResearchPlanner:
             return answer_decision(context, f"I could not write the note: {results.get('note')}")
         answer = _summary(note, intent)
         passages = _passages(results, chosen, intent)
-        return answer_decision(context, answer + ("\n" + passages if passages else ""))
+        text = answer + ("\n" + passages if passages else "")
+        if intent.metric is None:
+            return answer_decision(context, text)
+        lead, result = metric_answer(intent.metric, request, chosen, results)
+        text = f"{lead}\n{text}"
+        return replace(answer_decision(context, text), result={"text": text, **result})
 
     def steps(
         self,
@@ -95,7 +106,7 @@ class ResearchPlanner:
                     (
                         f"search-{pk}-{n}",
                         "search_document",
-                        {"document_id": pk, "query": question, "k": 3},
+                        {"document_id": pk, "query": question, "k": SEARCH_HITS},
                         f"Searching {name} for {question!r}.",
                     )
                 )
@@ -109,6 +120,16 @@ class ResearchPlanner:
                         f"Cross-checking {name} with SEC XBRL and Yahoo Finance.",
                     )
                 )
+            if intent.metric is not None and d.get("fiscal_years"):
+                for statement in sorted({f.statement for f in intent.metric.figures}):
+                    out.append(
+                        (
+                            f"statements-{pk}-{statement}",
+                            "get_statements",
+                            {"document_id": pk, "statement": statement},
+                            f"Reading the {statement.replace('_', ' ')} of {name}.",
+                        )
+                    )
             if intent.macro and d.get("fiscal_years"):
                 out.append(
                     (

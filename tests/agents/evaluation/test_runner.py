@@ -49,6 +49,7 @@ def test_turns_share_one_workspace_and_each_turn_is_judged_after_its_run(arithme
 def test_a_task_started_after_another_begins_from_a_clean_state(arithmetic_kind):
     first = run_task(_task("sum-right"))
     second = run_task(_task("sum-right"))
+    assert first.workspace_id and second.workspace_id
     assert first.workspace_id != second.workspace_id
     one, two = (
         Workspace.objects.get(pk=first.workspace_id),

@@ -1,0 +1,79 @@
+"""The offline planner's metric questions (finance.planner.metrics) and question searches."""
+
+from __future__ import annotations
+
+import pytest
+
+from finance.planner.intent import question_query, read_intent
+from finance.planner.metrics import (
+    BS,
+    CF,
+    IS,
+    Figure,
+    MetricUnavailable,
+    compute,
+    read_metric,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "years", "unit"),
+    [
+        ("What is the FY2018 capital expenditure amount (in USD millions) for 3M?",
+         "capital_expenditure", (2018,), "USD millions"),
+        ("what is the year end FY2018 net PPNE for 3M? Answer in USD billions.",
+         "ppe_net", (2018,), "USD billions"),
+        ("What is the FY2018 fixed asset turnover ratio for CVS Health?",
+         "fixed asset turnover", (2018,), "ratio"),
+        ("what is the FY2015 - FY2017 3 year average net profit margin (as a %)?",
+         "net_income margin", (2015, 2016, 2017), "%"),
+        ("What is the FY2022 unadjusted EBITDA less capex for PepsiCo?",
+         "ebitda less capex", (2022,), "USD millions"),
+    ],
+)  # fmt: skip
+def test_metric_questions_are_read(text, name, years, unit):
+    request = read_metric(text)
+    assert (request.name, request.years, request.unit) == (name, years, unit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What drove gross margin change as of FY2022?",  # asks why, not for the value
+        "What was the Adjusted Non GAAP EBITDA for FY 2023",  # not in the statements
+        "What is the capital expenditure?",  # no fiscal year
+    ],
+)
+def test_questions_that_are_not_metric_questions(text):
+    assert read_metric(text) is None
+
+
+def test_metrics_are_computed_from_statement_lines():
+    turnover = read_metric("What is the FY2018 fixed asset turnover ratio?")
+    assert turnover is not None
+    values = {
+        Figure(IS, "revenue", "FY2018"): 194579.0,
+        Figure(BS, "ppe_net", "FY2018"): 11349.0,
+        Figure(BS, "ppe_net", "FY2017"): 10292.0,
+    }
+    assert compute(turnover, values) == pytest.approx(17.98, abs=0.005)
+    capex = read_metric("What is the FY2021 capital expenditure amount (in USD billions)?")
+    assert capex is not None
+    assert compute(capex, {Figure(CF, "capital_expenditure", "FY2021"): 4625.0}) == 4.625
+    with pytest.raises(MetricUnavailable, match="capital expenditure FY2021"):
+        compute(capex, {})
+
+
+def test_a_question_is_searched_as_asked_with_the_statement_it_names():
+    text = (
+        "What is the FY2021 capital expenditure amount (in USD billions) for PepsiCo? Respond "
+        "by assuming the perspective of an analyst who can only use the statement of cash flows."
+    )
+    query = question_query(text)
+    assert query.startswith("What is the FY2021 capital expenditure amount")
+    assert query.endswith("statement of cash flows") and len(query) <= 200
+    assert read_intent(text).questions == (query,)
+
+
+def test_arithmetic_stays_with_the_calculator():
+    assert not read_intent("what is (17 * 23) + 4?").research
