@@ -31,7 +31,8 @@ class EvaluationKind:
     evaluation runs. `leftovers` lists anything of the kind already in a workspace (documents,
     revisions...): a fresh task's workspace must have none. `key_outputs` summarises the state
     a task left (scene geometry, extracted figures) for the determinism check. `environment`
-    names the library versions and backends the results depend on.
+    names the library versions and backends the results depend on. `check_params` says what is
+    wrong with a check's parameters (a missing reference, a word it does not know).
     """
 
     key: str
@@ -41,6 +42,10 @@ class EvaluationKind:
     leftovers: Callable[[Workspace], list[str]] = field(default=lambda workspace: [])
     key_outputs: Callable[[VerifierContext], dict[str, Any]] = field(default=lambda context: {})
     environment: Callable[[], dict[str, Any]] = field(default=lambda: {})
+    check_params: Callable[[str, dict[str, Any]], list[str]] = field(
+        default=lambda name, params: []
+    )
+    """What is wrong with one check's parameters, so a bad suite is refused before any run."""
 
     def verifier_table(self) -> Mapping[str, Verifier]:
         return self.verifiers() if callable(self.verifiers) else self.verifiers

@@ -31,6 +31,9 @@ from typing import Any
 import yaml
 
 SUITE_FILE_SUFFIXES = (".yaml", ".yml", ".json")
+NOT_TASK_FILES = ("floors.json", "known_failures.json")
+"""Files of a suite folder that are not task files: the floors, and hand-kept marks that a
+generated suite's build script merges into its tasks."""
 FINAL_STATUSES = ("succeeded", "failed", "cancelled", "stuck")
 
 
@@ -108,7 +111,7 @@ def load_suite(name: str, kind: str, path: Path) -> Suite:
         if path.is_dir()
         else [path]
     )
-    files = [p for p in files if p.name != "floors.json"]
+    files = [p for p in files if p.name not in NOT_TASK_FILES]
     tasks: list[Task] = []
     for file in files:
         document = _read(file)

@@ -23,13 +23,18 @@ def load_suites(name: str) -> list[Suite]:
     return sorted(found, key=lambda suite: suite.name)
 
 
-def unknown_checks(suite: Suite) -> list[str]:
-    """Checks a suite names that no verifier of its kind answers to, as `task: check`."""
-    kinds = evaluation_kinds()
-    known = {*GENERIC_VERIFIERS, *kinds[suite.kind].verifier_table()}
-    return [
-        f"{task.id}: {check.name}"
-        for task in suite.tasks
-        for check in task.checks
-        if check.name not in known
-    ]
+def suite_problems(suite: Suite) -> list[str]:
+    """Checks no verifier of the suite's kind answers to, or whose parameters are wrong."""
+    kind = evaluation_kinds()[suite.kind]
+    known = {*GENERIC_VERIFIERS, *kind.verifier_table()}
+    problems = []
+    for task in suite.tasks:
+        for check in task.checks:
+            if check.name not in known:
+                problems.append(f"{task.id}: no verifier named {check.name!r}")
+            elif check.name not in GENERIC_VERIFIERS:
+                problems += [
+                    f"{task.id}: {check.name}: {why}"
+                    for why in kind.check_params(check.name, dict(check.params))
+                ]
+    return problems

@@ -30,8 +30,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from agents.evaluation.inputs import shared_data_root
 from finance.evaluation.figures import read_reference
-from finance.evaluation.shared_data import document_path, shared_data_root
+from finance.evaluation.shared_data import document_path
 
 SUITE = Path(__file__).resolve().parent / "suite"
 KNOWN_FAILURES = SUITE / "known_failures.json"

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.kinds import InputUnavailable
+from agents.evaluation.inputs import shared_input
 from agents.models import Workspace
-from finance.evaluation.shared_data import shared_data_root
 from finance.services.documents import document_upload
 from finance.services.ingestion import document_ingest
 
@@ -19,12 +18,9 @@ def prepare(workspace: Workspace, inputs: dict[str, Any]) -> dict[str, Any]:
     starts with ready documents; its caches (by content hash) make a document seen before
     cost a JSON load. Returns {"documents": {name: id}}, the name being the file's stem.
     """
-    root = shared_data_root()
     documents: dict[str, int] = {}
     for relative in inputs.get("documents") or []:
-        path = root / str(relative)
-        if not path.is_file():
-            raise InputUnavailable(f"{relative} is not under the shared data at {root}")
+        path = shared_input(str(relative))
         documents[Path(relative).stem] = _upload(workspace, path)
     return {"documents": documents}
 

@@ -1,17 +1,13 @@
-"""Where the shared test data lives (`SHARED_DATA`, else `../shared/data` beside the project)."""
+"""Where FinanceBench documents live under the shared data folder."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from agents.evaluation.inputs import shared_data_root
+
 # Where FinanceBench documents live under SHARED_DATA, in the order they are looked for.
 DOCUMENT_FOLDERS = ("finance/filings", "finance/devset/docs")
-
-
-def shared_data_root() -> Path:
-    return Path(os.environ.get("SHARED_DATA") or PROJECT_ROOT.parent / "shared" / "data")
 
 
 def document_path(doc_name: str, root: Path | None = None) -> str | None:

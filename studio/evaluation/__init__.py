@@ -31,6 +31,7 @@ def register() -> None:
             leftovers=_leftovers,
             key_outputs=_key_outputs,
             environment=_environment,
+            check_params=_check_params,
         )
     )
 
@@ -63,3 +64,9 @@ def _environment() -> dict[str, Any]:
     from studio.evaluation.workspace import environment
 
     return environment()
+
+
+def _check_params(name: str, params: dict[str, Any]) -> list[str]:
+    from studio.evaluation.verifiers import parameter_problems
+
+    return parameter_problems(name, params)

@@ -6,26 +6,15 @@ from __future__ import annotations
 
 import os
 from importlib import metadata
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
-
-from agents.evaluation.kinds import InputUnavailable
+from agents.evaluation.inputs import shared_input
 from agents.evaluation.verdicts import VerifierContext
 from agents.models import Workspace
 
 LIBRARIES = ("trimesh", "pyrender", "PyOpenGL", "mujoco", "manifold3d", "numpy")
 KEY_DECIMALS = 3
 """Millimetres: finer than any tolerance in the suite, coarse enough to be reproducible."""
-
-
-def shared_data() -> Path:
-    """Where shared input files live: $SHARED_DATA, else `../shared/data` beside the project."""
-    configured = os.environ.get("SHARED_DATA")
-    if configured:
-        return Path(configured)
-    return Path(settings.BASE_DIR).resolve().parent / "shared" / "data"
 
 
 def prepare(workspace: Workspace, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -38,9 +27,7 @@ def prepare(workspace: Workspace, inputs: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"studio tasks take only 'meshes' as inputs, not {', '.join(unknown)}")
     uploaded: dict[str, int] = {}
     for relative in inputs.get("meshes") or []:
-        path = shared_data() / str(relative)
-        if not path.is_file():
-            raise InputUnavailable(f"{relative} is not in the shared data folder ({path})")
+        path = shared_input(str(relative))
         mesh = mesh_upload(workspace=workspace, data=path.read_bytes(), filename=path.name)
         uploaded[path.stem] = mesh.pk
     return {"meshes": uploaded}

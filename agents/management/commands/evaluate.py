@@ -8,6 +8,7 @@ results are stored (the staff page /evaluations/ shows them) and printed as a ta
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from agents.evaluation import SuiteError
 from agents.evaluation.environment import environment_report
 from agents.evaluation.report import progress_line, suite_summary, task_table
 from agents.evaluation.session import SuiteResult, evaluate_suite
-from agents.evaluation.suites import load_suites, unknown_checks
+from agents.evaluation.suites import load_suites, suite_problems
 from agents.management.database import require_migrated
 from agents.model_settings import MODEL_PLANNER, model_config
 
@@ -44,6 +45,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["verbosity"] < 2:  # the progress bar and table, not every task's log lines
+            logging.disable(logging.INFO)
+        try:
+            self._evaluate(options)
+        finally:
+            logging.disable(logging.NOTSET)
+
+    def _evaluate(self, options: dict[str, Any]) -> None:
         require_migrated()
         repeat = options["repeat"]
         if not 1 <= repeat <= MAX_REPEAT:
@@ -59,11 +68,10 @@ class Command(BaseCommand):
         except SuiteError as error:
             raise CommandError(str(error)) from error
         for suite in suites:
-            missing = unknown_checks(suite)
-            if missing:
-                raise CommandError(
-                    f"suite {suite.name} names checks no verifier answers: {missing[:5]}"
-                )
+            problems = suite_problems(suite)
+            if problems:
+                shown = "; ".join(problems[:5]) + (" ..." if len(problems) > 5 else "")
+                raise CommandError(f"suite {suite.name} cannot run: {shown}")
         selection = ",".join(filter(None, [options["tasks"], "quick" if options["quick"] else ""]))
         chosen = [
             (suite, suite.select(options["tasks"], quick=options["quick"])) for suite in suites

@@ -80,3 +80,19 @@ def test_the_same_suite_runs_against_a_model_server(
     assert fake_openai.chat_requests, "the model server was never asked"
     evaluation = EvaluationRun.objects.get()
     assert (evaluation.policy, evaluation.model) == ("model", fake_openai.model)
+
+
+def test_a_suite_with_a_bad_check_is_refused_before_anything_runs(arithmetic_kind):
+    def strict(name, params):
+        return ["value must be an integer"] if not isinstance(params.get("value"), int) else []
+
+    folder = arithmetic_kind(check_params=strict)
+    (folder / "more.yaml").write_text(
+        "tasks:\n- {id: bad, prompt: 'what is 1+1?', verify: [{check: computed, value: two}]}\n"
+        "- {id: unknown, prompt: 'what is 1+2?', verify: [{check: no_such_check}]}\n"
+    )
+    with pytest.raises(CommandError, match="cannot run") as raised:
+        call_command("evaluate", "--suite", "arith")
+    assert "bad: computed: value must be an integer" in str(raised.value)
+    assert "unknown: no verifier named 'no_such_check'" in str(raised.value)
+    assert not EvaluationRun.objects.exists()
