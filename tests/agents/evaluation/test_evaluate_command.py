@@ -96,3 +96,17 @@ def test_a_suite_with_a_bad_check_is_refused_before_anything_runs(arithmetic_kin
     assert "bad: computed: value must be an integer" in str(raised.value)
     assert "unknown: no verifier named 'no_such_check'" in str(raised.value)
     assert not EvaluationRun.objects.exists()
+
+
+def test_floors_are_not_judged_on_a_machine_without_the_inputs(arithmetic_kind, capsys):
+    folder = arithmetic_kind()
+    (folder / "tasks.yaml").write_text(
+        "tasks:\n- {id: needs-file, quick: true, prompt: 'what is 1+1?',\n"
+        "   inputs: {missing: a.pdf}}\n"
+    )
+    call_command("evaluate", "--suite", "arith", "--quick", "--check-floors")
+    out = capsys.readouterr().out
+    assert (
+        "floor not checked, 1 task(s) skipped because their inputs are not on this machine" in out
+    )
+    assert "SKIP" in out
