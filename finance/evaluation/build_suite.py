@@ -32,7 +32,7 @@ from typing import Any
 
 from agents.evaluation.inputs import shared_data_root
 from finance.evaluation.figures import read_reference
-from finance.evaluation.shared_data import document_path
+from finance.evaluation.shared_data import DOCUMENT_FOLDERS, document_path
 
 SUITE = Path(__file__).resolve().parent / "suite"
 KNOWN_FAILURES = SUITE / "known_failures.json"
@@ -188,7 +188,9 @@ def build(root: Path) -> dict[str, list[dict[str, Any]]]:
     """The three task lists, deterministic for the same input files."""
     found = questions(root)
     listed = [d["doc_name"] for d in read_jsonl(root / DOCUMENTS_FILE)]
-    doc_names = sorted({*listed, *(q["doc_name"] for q in found)})
+    # Every PDF in the folders counts, also one that no question or listing names.
+    on_disk = [p.stem for folder in DOCUMENT_FOLDERS for p in sorted((root / folder).glob("*.pdf"))]
+    doc_names = sorted({*listed, *(q["doc_name"] for q in found), *on_disk})
     facts = document_facts(root, doc_names)
     return {
         "numeric": [numeric_task(root, q) for q in found if is_numeric(q)],

@@ -20,6 +20,7 @@ JSON contract) and the page texts by page number.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -72,6 +73,8 @@ class YearCheck:
         return abs(self.left - self.right) <= self.tolerance
 
     def describe(self) -> str:
+        if math.isnan(self.right):  # a side could not be formed: say what is missing, no sums
+            return f"{self.year}: {self.basis}"
         return (
             f"{self.year}: {self.left:,.3f} vs {self.right:,.3f} (off by "
             f"{self.left - self.right:,.3f}, tolerance {self.tolerance:,.3f}; {self.basis})"

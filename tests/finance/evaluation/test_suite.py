@@ -68,6 +68,9 @@ def test_every_numeric_question_document_and_evidence_is_covered():
     assert all(any(q.rsplit("_", 1)[-1] in t for t in by_kind["numeric"]) for q in numeric)
     documents = {r["doc_name"] for r in questions.values()}
     documents |= {d["doc_name"] for d in _jsonl(FINANCE / "devset/documents.jsonl")}
+    documents |= {
+        p.stem for folder in ("filings", "devset/docs") for p in (FINANCE / folder).glob("*.pdf")
+    }
     assert by_kind["statements"] == {f"statements-{d}" for d in documents}
     with_evidence = [r for r in questions.values() if r["evidence"]]
     assert by_kind["retrieval"] == {
