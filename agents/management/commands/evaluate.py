@@ -97,7 +97,7 @@ class Command(BaseCommand):
                 model=model,
                 repeat=repeat,
                 selection=selection,
-                environment=environment,
+                environment=environment_report(policy=policy, model=model, kinds=[suite.kind]),
                 on_record=show,
             )
             for suite, tasks in chosen

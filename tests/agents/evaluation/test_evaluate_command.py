@@ -27,6 +27,8 @@ def test_json_report_has_per_task_results_and_the_pass_rate(arithmetic_kind, tmp
     assert "django" in report["environment"]["packages"]
     evaluation = EvaluationRun.objects.get()
     assert evaluation.tasks_total == 3 and evaluation.tasks_passed == 2
+    # The stored environment is the suite's own: its kind's versions, not every kind's.
+    assert "finance" in evaluation.environment and "studio" not in evaluation.environment
     assert TaskResult.objects.filter(evaluation=evaluation, status="failed").count() == 1
 
 
