@@ -150,7 +150,7 @@ class Command(BaseCommand):
                 below.append(f"{result.suite.name} {shown} < floor {floor:.0%}")
         if below:
             raise CommandError("pass rate below the recorded floor: " + "; ".join(below))
-        self.stdout.write(self.style.SUCCESS("every suite is at or above its floor"))
+        self.stdout.write(self.style.SUCCESS("every suite checked is at or above its floor"))
         sys.stdout.flush()
 
 
