@@ -7,10 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from agents.runtime import BUILTIN_TOOLS, OfflinePlanner, Policy, Tool
+from agents.runtime.types import Message
 
 PolicyFactory = Callable[[], Policy]
+ContextProvider = Callable[[Any], list[Message]]
+"""Given a new `Run`, the messages its planner reads before the request (see WorkspaceKind)."""
+CONTEXT_NAME = "context"
+CONTEXT_TURN = f"{CONTEXT_NAME}-turn"
+"""The name of an earlier request or answer of the workspace among a run's context messages."""
 
 DEFAULT_SYSTEM_PROMPT = (
     "You are a careful assistant that works through tools. Call tools to gather facts and compute; "
@@ -26,6 +33,11 @@ class WorkspaceKind:
     """The tools, or a function returning them (so heavy tool modules load only in workers)."""
     planners: dict[str, PolicyFactory] = field(default_factory=lambda: {"offline": OfflinePlanner})
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    context: ContextProvider | None = None
+    """The workspace's state and the conversation so far, as messages a new run starts with
+    (after the system prompt, before the request). Each is named (the chat API's optional `name`)
+    with `CONTEXT_NAME` or a name starting with it ("context-state"), so a planner tells them
+    from the request and a model server receives nothing outside the API."""
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from agents.models import Artifact, Event, Run, Workspace
+from agents.services.runs import MAX_PROMPT_CHARS, PROMPT_TOO_LONG
 
 
 class WorkspaceSerializer(serializers.ModelSerializer[Workspace]):
@@ -21,7 +22,12 @@ class WorkspaceSerializer(serializers.ModelSerializer[Workspace]):
 
 class RunCreateSerializer(serializers.Serializer[Any]):
     workspace = serializers.IntegerField(min_value=1)
-    prompt = serializers.CharField(max_length=20_000, trim_whitespace=True)
+    prompt = serializers.CharField(
+        max_length=MAX_PROMPT_CHARS,
+        trim_whitespace=True,
+        error_messages={"max_length": PROMPT_TOO_LONG},
+        help_text=f"The request, at most {MAX_PROMPT_CHARS} characters.",
+    )
     options = serializers.DictField(required=False, default=dict)
 
 

@@ -11,6 +11,7 @@ from agents.runtime.policies import (
     answer_decision,
     call_decision,
     first_user_text,
+    result_object,
     tool_results,
 )
 from agents.runtime.protocols import EventSink, ListSink, Policy, PolicyInput
@@ -45,5 +46,6 @@ __all__ = [
     "answer_decision",
     "call_decision",
     "first_user_text",
+    "result_object",
     "tool_results",
 ]

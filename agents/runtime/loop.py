@@ -122,7 +122,12 @@ class Agent:
         self._emit_message(state, decision)
         if decision.is_final:
             result = decision.message if decision.result is None else decision.result
-            return Outcome(status="succeeded", message=decision.message, result=result)
+            return Outcome(
+                status=decision.status or "succeeded",
+                message=decision.message,
+                reason=decision.reason,
+                result=result,
+            )
         loop = state.stuck.observe_message(decision.message)
         if loop:
             self._on_loop(state, loop)
@@ -145,6 +150,9 @@ class Agent:
         }
         if decision.metrics:
             payload["metrics"] = decision.metrics
+        if decision.is_final and decision.status is not None:
+            payload["status"] = decision.status
+            payload["reason"] = decision.reason
         self.sink.emit(events.MODEL_MESSAGE, payload)
 
     def _act(self, state: RunState) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -105,9 +106,10 @@ class OfflinePlanner:
 
 
 def first_user_text(context: PolicyInput) -> str:
-    """The request: the first user message of the conversation."""
+    """The request: the first user message of the run, past any context the workspace gave
+    (earlier turns and state, labelled with a `name` starting with "context")."""
     for message in context.messages:
-        if message.get("role") == "user":
+        if message.get("role") == "user" and not str(message.get("name", "")).startswith("context"):
             return str(message.get("content") or "")
     return ""
 
@@ -127,6 +129,15 @@ def call_decision(
     """A planner's step: say `text` and call one tool (token use estimated)."""
     call = ToolCall(call_id, tool, arguments)
     return Decision(text, (call,), Usage(estimate_tokens(context.messages), len(text) // 4))
+
+
+def result_object(content: str) -> dict[str, Any] | None:
+    """A tool result read as a JSON object, or None (an error text, a list, not JSON)."""
+    try:
+        value = json.loads(content)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def answer_decision(context: PolicyInput, text: str) -> Decision:

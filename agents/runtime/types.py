@@ -57,6 +57,12 @@ class Decision:
     metrics: dict[str, Any] = field(default_factory=dict)
     result: Any = None
     """A final decision's structured result (answers with their sources); the text if unset."""
+    status: FinalStatus | None = None
+    """A final decision's own verdict on the run: None is `succeeded`. A planner that answers
+    but knows the work is not done (nothing built, checks still failing) says `failed` here, so
+    the run's status never claims more than its answer does."""
+    reason: str = ""
+    """Why a final decision carries its status, as a short code (`nothing_built`...)."""
 
     @property
     def is_final(self) -> bool:

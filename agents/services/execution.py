@@ -24,8 +24,9 @@ from django.utils.text import get_valid_filename
 
 from agents.model_settings import MODEL_PLANNER, model_config
 from agents.models import Artifact, Event, Run
-from agents.registry import get_kind, kind_tools, resolve_planner
+from agents.registry import CONTEXT_TURN, get_kind, kind_tools, resolve_planner
 from agents.runtime import Agent, Budget, Outcome, Policy, RunState, ToolRegistry, events
+from agents.runtime.types import Message
 from agents.services.publishing import events_publish
 from agents.services.unit_log import UnitLog, run_is_cancel_requested
 
@@ -86,6 +87,57 @@ def build_agent(run: Run, log: UnitLog) -> Agent:
     )
 
 
+def run_start_state(run: Run) -> RunState:
+    """A new run's state: the system prompt, the workspace's context messages, the request."""
+    kind = get_kind(run.workspace.kind)
+    state = RunState.start(prompt=run.prompt, system=kind.system_prompt)
+    if kind.context is not None:
+        # The state is checkpointed with these messages, so a resumed run sees the same context.
+        state.messages[1:1] = kind.context(run)
+    return state
+
+
+def conversation_messages(
+    run: Run, *, max_turns: int = 8, answer_chars: int = 600, older_chars: int = 160
+) -> list[Message]:
+    """The workspace's earlier requests and answers as user/assistant turns (named "context-turn").
+
+    The last `max_turns` finished runs before this one are kept; answers are cut to
+    `answer_chars`, and older turns shrink to one line each in a single digest turn.
+    """
+    earlier = list(
+        Run.objects.filter(workspace_id=run.workspace_id, created_at__lte=run.created_at)
+        .exclude(pk=run.pk)
+        .exclude(status__in=Run.ACTIVE)
+        .order_by("created_at", "pk")
+        .values_list("prompt", "message", "status")
+    )
+    split = max(len(earlier) - max_turns, 0)
+    older, recent = earlier[:split], earlier[split:]
+    messages: list[Message] = []
+    if older:
+        digest = "; ".join(_clip(prompt, older_chars) for prompt, _, _ in older)
+        messages += _turn(
+            f"(earlier requests, condensed) {digest}",
+            f"(condensed) {len(older)} earlier requests were answered.",
+        )
+    for prompt, answer, status in recent:
+        messages += _turn(prompt, _clip(answer, answer_chars) or f"(the run ended: {status})")
+    return messages
+
+
+def _turn(request: str, answer: str) -> list[Message]:
+    return [
+        {"role": "user", "name": CONTEXT_TURN, "content": request},
+        {"role": "assistant", "name": CONTEXT_TURN, "content": answer},
+    ]
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+
+
 def run_advance(
     *, run_id: int, owner: str, max_units: int | None = None, max_seconds: float | None = None
 ) -> SliceResult:
@@ -98,12 +150,7 @@ def run_advance(
     log = UnitLog(run_id)
     try:
         agent = build_agent(run, log)
-        system = get_kind(run.workspace.kind).system_prompt
-        state = (
-            RunState.from_dict(run.state)
-            if run.state
-            else RunState.start(prompt=run.prompt, system=system)
-        )
+        state = RunState.from_dict(run.state) if run.state else run_start_state(run)
     except LookupError as error:  # the planner or kind vanished from this deployment
         _fail(run_id=run_id, owner=owner, log=log, message=str(error))
         return SliceResult("finished")

@@ -11,6 +11,8 @@ from agents.models import Run, Workspace
 from agents.services.options import parse_run_options
 
 MAX_PROMPT_CHARS = 20_000
+"""The one prompt limit: the API schema's maxLength, its 400 and this service all say it."""
+PROMPT_TOO_LONG = f"the prompt is longer than {MAX_PROMPT_CHARS} characters"
 
 
 class RunInputError(ValueError):
@@ -23,7 +25,7 @@ def run_create(*, workspace: Workspace, prompt: str, options: Any = None) -> Run
     if not prompt:
         raise RunInputError("the prompt is empty")
     if len(prompt) > MAX_PROMPT_CHARS:
-        raise RunInputError(f"the prompt is longer than {MAX_PROMPT_CHARS} characters")
+        raise RunInputError(PROMPT_TOO_LONG)
     parsed = parse_run_options(workspace.kind, options, workspace=workspace)
     run = Run.objects.create(
         workspace=workspace,

@@ -326,3 +326,27 @@ def test_the_docs_page_uses_only_local_static_files(alice_api):
     for source in sources:
         assert source.startswith("/static/"), source
         assert alice_api.get(source).status_code == 200, source
+
+
+def test_the_prompt_limit_is_one_number_in_the_schema_and_the_errors(alice_api):
+    from agents.models import Workspace
+    from agents.services.runs import MAX_PROMPT_CHARS, PROMPT_TOO_LONG, RunInputError, run_create
+
+    schema = alice_api.get("/api/schema/?format=json").json()
+    body = schema["paths"]["/api/v1/runs/"]["post"]["requestBody"]["content"]["application/json"]
+    name = body["schema"]["$ref"].rsplit("/", 1)[-1]
+    prompt = schema["components"]["schemas"][name]["properties"]["prompt"]
+    assert prompt["maxLength"] == MAX_PROMPT_CHARS
+    assert str(MAX_PROMPT_CHARS) in prompt["description"]
+    assert f"the prompt is longer than {MAX_PROMPT_CHARS} characters" == PROMPT_TOO_LONG
+
+    workspace_id = create_workspace(alice_api)["id"]
+    too_long = "x" * (MAX_PROMPT_CHARS + 1)
+    response = alice_api.post(
+        f"{API}/runs", {"workspace": workspace_id, "prompt": too_long}, format="json"
+    )
+    assert_client_error(response, 400)
+    assert response.json()["prompt"] == [PROMPT_TOO_LONG]
+    with pytest.raises(RunInputError, match=f"^{PROMPT_TOO_LONG}$"):
+        run_create(workspace=Workspace.objects.get(pk=workspace_id), prompt=too_long)
+    assert not Run.objects.exists()

@@ -29,6 +29,28 @@ def test_a_final_answer_succeeds():
     assert finished["steps"] == 1
 
 
+def test_a_final_answer_that_admits_failure_ends_the_run_as_failed():
+    answer = Decision(
+        message="I built nothing: I did not understand 'florp'.",
+        status="failed",
+        reason="nothing_built",
+        result={"built": []},
+    )
+    outcome, state, events, _ = run([answer])
+    assert (outcome.status, outcome.reason) == ("failed", "nothing_built")
+    assert outcome.message == "I built nothing: I did not understand 'florp'."
+    assert outcome.result == {"built": []}
+    assert types(events) == ["run.started", "model.message", "run.failed"]
+    message, failed = events[1][1], events[2][1]
+    assert (message["final"], message["status"], message["reason"]) == (
+        True,
+        "failed",
+        "nothing_built",
+    )
+    assert failed["status"] == "failed" and failed["reason"] == "nothing_built"
+    assert failed["message"] == answer.message and state.outcome == outcome
+
+
 def test_event_contract_for_a_run_with_tools():
     script = [
         act(

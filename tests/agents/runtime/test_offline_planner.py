@@ -138,3 +138,17 @@ def test_evaluate_refuses(expression, message):
 def test_huge_literals_are_refused_too(literal):
     with pytest.raises(ToolError, match=r"not a finite real number|too large"):
         evaluate(literal)
+
+
+def test_the_request_is_the_run_s_own_message_not_the_workspace_context():
+    from agents.runtime import first_user_text
+    from agents.runtime.protocols import PolicyInput
+
+    messages = [
+        {"role": "system", "content": "be careful"},
+        {"role": "user", "name": "context-turn", "content": "an earlier request"},
+        {"role": "assistant", "name": "context-turn", "content": "its answer"},
+        {"role": "user", "name": "context-state", "content": '{"objects": []}'},
+        {"role": "user", "content": "what is 2+2?"},
+    ]
+    assert first_user_text(PolicyInput(messages=messages, tools=[], step=1)) == "what is 2+2?"
