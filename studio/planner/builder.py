@@ -1,9 +1,13 @@
 """From a parsed request to a scene: exact shapes, materials, physics, placement, lights, camera.
 
 Placement follows the relations the person gave: things "on" something rest on its top (several
-on one support are spread across it), "stacked" copies rest on each other, "inside" a container
-rests on its floor, and "next to / left of / right of / in front of / behind / under" sit on the
-ground beside (or beneath) their target. Everything else stands in a row on the ground.
+on one support are spread across it), "stacked" copies rest on each other, "inside" an open
+container rests on its floor (a closed box asked to hold something is modelled open), "around" a
+target stand evenly about it facing it, "between" two things stand with one on each side,
+"across" two supports rest on both, "against" a wall stand with their back to it, and "next to /
+left of / right of / in front of / behind / under" sit on the ground beside (or beneath) their
+target. Everything else stands on the ground, left to right, each group as asked (a row, a
+circle, a grid, a pyramid).
 """
 
 from __future__ import annotations
@@ -14,25 +18,41 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from studio.planner.grammar import LightingSpec, ObjectSpec, ParsedRequest
+from studio.planner import arrangements as arrange
+from studio.planner.arrangements import GAP, bounds, move
+from studio.planner.catalogue import CATALOGUE
+from studio.planner.lighting import AREA_NOTE
+from studio.planner.lights import lights_for, linear_colour
 from studio.planner.shapes import spec_shape
-from studio.planner.vocabulary import MOODS, NOUNS
+from studio.planner.specs import LightingSpec, ObjectSpec, ParsedRequest, RelationSpec
 from studio.scene.geometry import object_bounds, world_bounds
 from studio.scene.materials import DENSITY, preset
 from studio.scene.model import (
     Camera,
-    Light,
     Material,
     Physics,
     Scene,
     SceneObject,
     Transform,
-    Vec3,
 )
 
-GAP = 0.3  # metres between things standing side by side
-WHITE = (1.0, 1.0, 1.0)
-CONTAINER_FLOOR = {"bowl": 0.01}
+SHALLOW = 0.1
+"""Things put 'on' an open container lower than this (a tray) stand on its floor."""
+GROUND_RELATIONS = ("next_to", "left_of", "right_of", "in_front_of", "behind", "under")
+PLACEMENTS = ("on", "inside", "under", "against", *GROUND_RELATIONS[:-1])
+SAME_AS = {"stacked_on": "on", "across": "on", "around": "next_to", "each_side": "next_to"}
+SAME_AS |= {"between": "next_to", "above": "on", "corner": "against"}
+
+__all__ = [
+    "GAP",
+    "PLACEMENTS",
+    "Built",
+    "build_scene",
+    "camera_for",
+    "lights_for",
+    "linear_colour",
+    "place",
+]
 
 
 @dataclass
@@ -45,7 +65,7 @@ class Built:
 
 def build_scene(parsed: ParsedRequest) -> Built:
     """A complete first scene for the request (the refinement rounds then check and adjust it)."""
-    built = Built(scene=Scene())
+    built = Built(scene=Scene(), notes=list(parsed.notes))
     for spec in parsed.objects:
         names = []
         for copy in range(spec.count):
@@ -55,14 +75,18 @@ def build_scene(parsed: ParsedRequest) -> Built:
         built.names.append(names)
     _place(parsed, built)
     lighting = parsed.lighting or LightingSpec()
+    if lighting.kind == "area":
+        built.notes.append(AREA_NOTE)
     built.scene = replace(built.scene, lights=lights_for(lighting, built.scene))
     built.scene = replace(built.scene, camera=camera_for(built.scene))
+    if parsed.unknown:
+        built.notes.append(
+            f"not in my catalogue of {len(CATALOGUE)} objects, so not built: "
+            + ", ".join(parsed.unknown)
+        )
     if parsed.unparsed:
         built.notes.append(f"I did not understand: {', '.join(parsed.unparsed)}")
     return built
-
-
-PLACEMENTS = ("on", "inside", "under", "next_to", "left_of", "right_of", "in_front_of", "behind")
 
 
 def place(scene: Scene, name: str, relation: str, target: str) -> Scene:
@@ -70,10 +94,13 @@ def place(scene: Scene, name: str, relation: str, target: str) -> Scene:
     scene.object(name), scene.object(target)
     if name == target:
         raise ValueError("an object cannot be placed relative to itself")
+    relation = SAME_AS.get(relation, relation)
     built = Built(scene=scene)
     if relation in ("on", "inside"):
         _on(built, ObjectSpec(noun=scene.object(name).category), [name], relation, [target])
-    elif relation in PLACEMENTS:
+    elif relation == "against":
+        built.scene = arrange.against(scene, name, target)
+    elif relation in GROUND_RELATIONS:
         _beside(built, name, relation, target, 0, 1)
     else:
         raise ValueError(f"relation must be one of {', '.join(PLACEMENTS)}")
@@ -89,124 +116,164 @@ def _name(spec: ObjectSpec, copy: int, scene: Scene) -> str:
     return name
 
 
-def srgb_to_linear(value: int) -> float:
-    c = value / 255
-    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-
-def linear_colour(srgb: tuple[int, int, int]) -> Vec3:
-    """glTF base colours are linear; colour words and hex codes are sRGB."""
-    r, g, b = (round(srgb_to_linear(part), 4) for part in srgb)
-    return (r, g, b)
-
-
 def _object(spec: ObjectSpec, name: str) -> SceneObject:
-    noun = NOUNS[spec.noun]
+    noun = CATALOGUE[spec.noun]
     shape, _ = spec_shape(spec)
     material_word = spec.material or noun.material
     material = preset(material_word) if material_word else Material()
     if spec.colour is not None:
         colour = linear_colour(spec.colour)
         material = replace(material, base_color=colour, name=f"{material.name} {spec.colour_word}")
+    collision = "box" if shape.kind == "box" else "convex"
     physics = Physics(
         dynamic=noun.dynamic,
         density=DENSITY.get(material_word, 500.0),
-        collision="box" if shape.kind == "box" else "convex",
+        collision=collision,  # type: ignore[arg-type]
     )
-    return SceneObject(name, shape, Transform(), material, physics, category=spec.noun)
-
-
-def _move(scene: Scene, name: str, x: float, bottom: float, z: float) -> Scene:
-    """Put the object's footprint centre at (x, z) and its lowest point at `bottom`."""
-    item = scene.object(name)
-    low, high = object_bounds(item)
-    tx, ty, tz = item.transform.translation
-    dx = x - (low[0] + high[0]) / 2
-    dy = bottom - low[1]
-    dz = z - (low[2] + high[2]) / 2
-    moved = replace(item.transform, translation=(tx + dx, ty + dy, tz + dz))
-    return scene.with_object(replace(item, transform=moved))
-
-
-def _bounds(scene: Scene, name: str) -> np.ndarray:
-    return object_bounds(scene.object(name))
+    lying = Transform(rotation=(0.0, 0.0, 90.0)) if noun.lying else Transform()
+    return SceneObject(
+        name,
+        shape,
+        lying,
+        material=material,
+        physics=physics,
+        category=spec.noun,
+        size_stated=spec.size_stated,
+    )
 
 
 def _place(parsed: ParsedRequest, built: Built) -> None:
-    supported: dict[int, tuple[str, int]] = {}  # subject spec -> (relation, target spec)
-    beside: dict[int, tuple[str, int]] = {}
+    supported: dict[int, RelationSpec] = {}  # on, inside, across
+    beside: dict[int, RelationSpec] = {}  # on the ground, relative to a target
+    flanked: set[int] = set()  # targets of 'between': they stand beside their subject
     for relation in parsed.relations:
-        if relation.kind in ("on", "inside"):
-            supported[relation.subject] = (relation.kind, relation.target)
+        if relation.kind in ("on", "inside", "across"):
+            supported[relation.subject] = relation
+        elif relation.kind == "between":
+            flanked.add(relation.target)
+            if relation.second is not None:
+                flanked.add(relation.second)
+            beside.setdefault(relation.subject, relation)
+        elif relation.kind != "corner" or any(spec.noun == "wall" for spec in parsed.objects):
+            beside[relation.subject] = relation
         else:
-            beside[relation.subject] = (relation.kind, relation.target)
-    # 1. things on the ground in a row, left to right
+            built.notes.append("there is no corner without walls: ask for two walls")
+    # 1. things on the ground, left to right, each group as asked
     cursor = 0.0
     for index, names in enumerate(built.names):
-        if index in supported or index in beside:
+        placed_later = index in supported or index in flanked
+        if placed_later or (index in beside and beside[index].kind != "between"):
             continue
-        for name in _stack_bases(parsed.objects[index], names):
-            low, high = _bounds(built.scene, name)
-            width = high[0] - low[0]
-            built.scene = _move(built.scene, name, cursor + width / 2, 0.0, 0.0)
-            cursor += width + GAP
-    # 2. things beside (or under) a target that is already placed
-    for index, (kind, target) in beside.items():
-        bases = _stack_bases(parsed.objects[index], built.names[index])
-        for offset, name in enumerate(bases):
-            _beside(built, name, kind, built.names[target][0], offset, len(bases))
+        spec = parsed.objects[index]
+        bases = names[:1] if spec.stacked else names
+        kind = spec.arrangement or "row"
+        built.scene = arrange.arrange(built.scene, bases, kind, spec.levels, cursor)
+        cursor += arrange.footprint(built.scene, bases, kind, spec.levels)[0] + GAP
+    # 2. things placed relative to a target that is already placed
+    for index, relation in beside.items():
+        _relative(parsed, built, index, relation)
     # 3. things on or inside a support, and stacks, bottom-up
-    for index, (kind, target) in _support_order(supported):
-        _on(built, parsed.objects[index], built.names[index], kind, built.names[target])
+    shared: dict[tuple[str, int], list[str]] = {}  # several things on one top share it
+    ordered = _support_order(supported)
+    for index, relation in ordered:
+        if relation.kind in ("on", "inside"):
+            spec = parsed.objects[index]
+            bases = built.names[index][:1] if spec.stacked else built.names[index]
+            shared.setdefault((relation.kind, relation.target), []).extend(bases)
+    for index, relation in ordered:
+        key = (relation.kind, relation.target)
+        if key in shared:
+            names = shared.pop(key)
+            _on(built, ObjectSpec(noun=""), names, relation.kind, built.names[relation.target])
+        elif relation.kind == "across":
+            _supported(parsed, built, index, relation)
     for index, names in enumerate(built.names):
         if parsed.objects[index].stacked:
             for below, above in itertools.pairwise(names):
-                low, high = _bounds(built.scene, below)
+                low, high = bounds(built.scene, below)
                 x, z = (low[0] + high[0]) / 2, (low[2] + high[2]) / 2
-                built.scene = _move(built.scene, above, x, float(high[1]), z)
+                built.scene = move(built.scene, above, float(x), float(high[1]), float(z))
     _centre(built)
 
 
-def _stack_bases(spec: ObjectSpec, names: list[str]) -> list[str]:
-    return names[:1] if spec.stacked else names
+def _relative(parsed: ParsedRequest, built: Built, index: int, relation: RelationSpec) -> None:
+    spec = parsed.objects[index]
+    names = built.names[index]
+    bases = names[:1] if spec.stacked else names
+    if relation.kind == "corner":
+        wall = next(n for n, s in zip(built.names, parsed.objects, strict=True) if s.noun == "wall")
+        built.scene = arrange.against(built.scene, bases[0], wall[0], corner=True)
+        return
+    targets = built.names[relation.target]
+    if relation.kind == "between":
+        second = built.names[relation.second] if relation.second is not None else targets[1:]
+        if not second:
+            built.notes.append(f"{names[0]} needs two things to stand between: put beside")
+            _beside(built, bases[0], "next_to", targets[0], 0, 1)
+            return
+        built.scene = arrange.flank(built.scene, bases[0], targets[0], second[0])
+        return
+    if relation.kind == "around":
+        built.scene = arrange.around(built.scene, bases, targets[0])
+    elif relation.kind == "each_side" or (relation.kind == "next_to" and len(bases) > 1):
+        built.scene = arrange.each_side(built.scene, bases, targets[0])
+    elif relation.kind == "against":
+        built.scene = arrange.along(built.scene, bases, targets[0])
+    else:
+        for offset, name in enumerate(bases):
+            _beside(built, name, relation.kind, targets[0], offset, len(bases))
 
 
-def _support_order(supported: dict[int, tuple[str, int]]) -> list[tuple[int, tuple[str, int]]]:
+def _supported(parsed: ParsedRequest, built: Built, index: int, relation: RelationSpec) -> None:
+    spec = parsed.objects[index]
+    targets = built.names[relation.target]
+    if relation.kind == "across":
+        supports = targets[:2] if len(targets) > 1 else targets
+        if relation.second is not None:
+            supports = [targets[0], built.names[relation.second][0]]
+        if len(supports) < 2:
+            _on(built, spec, built.names[index], "on", targets)
+            return
+        built.scene = arrange.span(built.scene, built.names[index][0], supports)
+        return
+    _on(built, spec, built.names[index], relation.kind, targets)
+
+
+def _support_order(supported: dict[int, RelationSpec]) -> list[tuple[int, RelationSpec]]:
     """Supports before what rests on them (a vase on a book on a table)."""
-    ordered: list[tuple[int, tuple[str, int]]] = []
     depth = {}
     for subject in supported:
         level, current, seen = 0, subject, set()
         while current in supported and current not in seen:
             seen.add(current)
-            current = supported[current][1]
+            current = supported[current].target
             level += 1
         depth[subject] = level
-    for subject in sorted(supported, key=lambda s: depth[s]):
-        ordered.append((subject, supported[subject]))
-    return ordered
+    return [(subject, supported[subject]) for subject in sorted(supported, key=lambda s: depth[s])]
 
 
 def _on(built: Built, spec: ObjectSpec, names: list[str], kind: str, targets: list[str]) -> None:
     target = targets[0]
-    low, high = _bounds(built.scene, target)
+    low, high = bounds(built.scene, target)
     top = float(high[1])
+    floor = CATALOGUE[built.scene.object(target).category].floor
+    if kind == "on" and floor is not None and float(high[1] - low[1]) < SHALLOW:
+        kind = "inside"  # on a tray is in it
     if kind == "inside":
-        floor = CONTAINER_FLOOR.get(built.scene.object(target).category)
         if floor is None:
             built.notes.append(f"{target} is solid, so {names[0]} is put on top of it")
         else:
-            top = float(low[1]) + floor
-    bases = _stack_bases(spec, names)
+            top = float(low[1]) + floor * float(high[1] - low[1])
+    bases = names[:1] if spec.stacked else names
     span = high[0] - low[0]
     for index, name in enumerate(bases):
         x = low[0] + span * (index + 1) / (len(bases) + 1)
-        built.scene = _move(built.scene, name, float(x), top, float((low[2] + high[2]) / 2))
+        built.scene = move(built.scene, name, float(x), top, float((low[2] + high[2]) / 2))
 
 
 def _beside(built: Built, name: str, kind: str, target: str, offset: int, count: int) -> None:
-    low, high = _bounds(built.scene, target)
-    mine_low, mine_high = _bounds(built.scene, name)
+    low, high = bounds(built.scene, target)
+    mine_low, mine_high = bounds(built.scene, name)
     half_w, half_d = (mine_high[0] - mine_low[0]) / 2, (mine_high[2] - mine_low[2]) / 2
     centre_x, centre_z = (low[0] + high[0]) / 2, (low[2] + high[2]) / 2
     step = offset * (2 * half_w + GAP)
@@ -215,7 +282,7 @@ def _beside(built: Built, name: str, kind: str, target: str, offset: int, count:
         if mine_high[1] - mine_low[1] < clearance:
             # spread between the legs, like things on a top
             x = low[0] + (high[0] - low[0]) * (offset + 1) / (count + 1)
-            built.scene = _move(built.scene, name, float(x), 0.0, float(centre_z))
+            built.scene = move(built.scene, name, float(x), 0.0, float(centre_z))
             return
         built.notes.append(f"{name} is taller than the space under {target}: put it beside it")
         kind = "next_to"
@@ -227,24 +294,23 @@ def _beside(built: Built, name: str, kind: str, target: str, offset: int, count:
         "behind": (centre_x + step, low[2] - GAP - half_d),
     }
     x, z = positions[kind]
-    built.scene = _move(built.scene, name, float(x), 0.0, float(z))
+    built.scene = move(built.scene, name, float(x), 0.0, float(z))
 
 
 def _clearance(scene: Scene, name: str) -> float:
     """Free height under an object (a table's top minus its legs' share), 0 for solid shapes."""
     item = scene.object(name)
-    if item.category != "table":
-        return 0.0
+    share = CATALOGUE[item.category].clearance if item.category in CATALOGUE else 0.0
     low, high = object_bounds(item)
-    return float(high[1] - low[1]) - 0.045
+    return share * float(high[1] - low[1]) - 0.005 if share else 0.0
 
 
 def _centre(built: Built) -> None:
-    bounds = world_bounds(built.scene)
-    if bounds is None:
+    extent = world_bounds(built.scene)
+    if extent is None:
         return
-    dx = -(bounds[0][0] + bounds[1][0]) / 2
-    dz = -(bounds[0][2] + bounds[1][2]) / 2
+    dx = -(extent[0][0] + extent[1][0]) / 2
+    dz = -(extent[0][2] + extent[1][2]) / 2
     objects = []
     for item in built.scene.objects:
         x, y, z = item.transform.translation
@@ -253,43 +319,14 @@ def _centre(built: Built) -> None:
     built.scene = replace(built.scene, objects=tuple(objects))
 
 
-def lights_for(lighting: LightingSpec, scene: Scene) -> tuple[Light, ...]:
-    """A key, fill and rim light for the mood, the key from the direction asked for."""
-    mood = MOODS[lighting.mood]
-    bounds = world_bounds(scene)
-    centre = (0.0, 0.5, 0.0) if bounds is None else tuple(float(v) for v in bounds.mean(axis=0))
-    azimuth = {"left": -90.0, "right": 90.0, "behind": 180.0, "front": 0.0, "above": 30.0}.get(
-        lighting.direction, 45.0
-    )
-    elevation = 80.0 if lighting.direction == "above" else float(mood["elevation"])
-    colour = linear_colour(mood["color"])
-    key = 3.0 * mood["scale"]
-
-    def at(azimuth_deg: float, elevation_deg: float, distance: float = 6.0) -> Vec3:
-        a, e = math.radians(azimuth_deg), math.radians(elevation_deg)
-        return (
-            centre[0] + distance * math.cos(e) * math.sin(a),
-            centre[1] + distance * math.sin(e),
-            centre[2] + distance * math.cos(e) * math.cos(a),
-        )
-
-    target: Vec3 = (centre[0], centre[1], centre[2])
-    fill, rim = key * mood["fill"], key * 0.3
-    return (
-        Light("key", "directional", colour, key, at(azimuth, elevation), target),
-        Light("fill", "directional", WHITE, fill, at(azimuth + 180, 30), target, False),
-        Light("rim", "directional", WHITE, rim, at(azimuth + 135, 50), target, False),
-    )
-
-
 def camera_for(scene: Scene, *, margin: float = 1.25) -> Camera:
     """A three-quarter view that fits the scene's bounding sphere in the frame."""
     camera = Camera()
-    bounds = world_bounds(scene)
-    if bounds is None:
+    extent = world_bounds(scene)
+    if extent is None:
         return camera
-    centre = bounds.mean(axis=0)
-    radius = max(float(np.linalg.norm(bounds[1] - bounds[0])) / 2, 0.05)
+    centre = extent.mean(axis=0)
+    radius = max(float(np.linalg.norm(extent[1] - extent[0])) / 2, 0.05)
     half = math.radians(camera.yfov_deg) / 2
     half = min(half, math.atan(math.tan(half) * camera.aspect))
     distance = margin * radius / math.sin(half)

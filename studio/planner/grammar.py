@@ -1,276 +1,321 @@
-"""Parsing a plain-language scene request into object, relation and lighting specs.
+"""Reading a plain-language scene request into object, relation and lighting specs.
 
 The grammar (documented for people in README "Studio requests"):
 
-    request   := clause ("," | ";" | "." | "and" | "with" clause)*
-    clause    := object [relation object] | lighting
+    request   := clause ("," | ";" | "." | "-" | "and" | "with" clause)*   (corrections first)
+    clause    := object [relation object [and object]] | lighting | attributes of the last object
     object    := [count] [size] [colour] [material] noun [size] ["made of" material] ["in" colour]
-    count     := a | an | one..ten | dozen | pair of | <integer>
-    size      := <number> <unit> [tall | high | wide | long | deep | diameter | radius | across]
-               | <number> x <number> x <number> <unit>            (width x height x depth)
-    unit      := mm | cm | m | in | inch | ft | foot | feet
-    colour    := [light | dark | pale | deep | bright] <colour name> | #rgb | #rrggbb
-    relation  := on [top of] | resting/sitting/standing/placed on | under | next to | beside |
-                 left of | right of | in front of | behind | inside | stacked (on)
-    lighting  := <mood> light[ing] [from the (left | right | above | behind | front)]
-    mood      := warm | cool | studio | evening | sunset | dramatic | soft | daylight
+                 | group "of" noun (a pyramid of crates, a stack of books, a row of chairs)
+    count     := a | an | one..ninety-nine | a dozen | a couple of | a pair of | <integer>
+    size      := length [role] | role "of" length | length "x" length ["x" length] [unit]
+    length    := number unit [number [unit]]      (3 metres, half a metre, 5 ft 6 in, 1 m 20)
+    role      := tall | high | wide | long | deep | thick | across | diameter | radius
+    relation  := on [top of] | under | next to | beside | left of | right of | in front of |
+                 behind | inside | in | into | around | between | on each side of | across |
+                 against | in the middle of | in the corner | stacked on
+    arrange   := in a row | in a circle | in a grid | stacked | on top of each other | in a pyramid
+    lighting  := [under | with | in] [mood | 3000 K | spot | area]* (light | spotlight | daylight
+                 | sun | bulb | softbox ...) [from the (left | right | above | behind | front)]
 
-Words it cannot place are returned in `unparsed`, so nothing a person typed is silently dropped.
+Lighting phrases are read wherever they stand, so "a red ball on a wooden table under warm light"
+builds both objects and warm light. Words it cannot place are returned in `unparsed`, and
+object-like words outside the catalogue in `unknown`, so nothing a person typed is dropped
+silently. Counts and sizes that cannot be meant (zero, negative, beyond the studio's limits)
+raise GrammarError with the reason.
+
+Reusable pieces: `numbers.parse_count`, `numbers.parse_length`, `catalogue.match_noun`,
+`parse_colour` (below), `corrections.apply_corrections`.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-
-from studio.planner.vocabulary import (
-    COLOURS,
-    COUNTS,
-    DIRECTIONS,
-    FILLER,
-    MAX_COUNT,
-    MOOD_WORDS,
-    NOUN_FOR_WORD,
-    RELATIONS,
-    SHADES,
-    STACKED,
-    UNITS_M,
+from studio.planner import lighting as light_words
+from studio.planner import vocabulary
+from studio.planner.catalogue import CATALOGUE, match_noun, match_phrase
+from studio.planner.corrections import apply_corrections
+from studio.planner.numbers import QuantityError, read_length, read_number, tokens, unit_metres
+from studio.planner.quantities import check_count, check_sizes
+from studio.planner.readers import (
+    SEPARATORS,
+    Pending,
+    read_arrangement,
+    read_attribute,
+    read_grid,
+    read_relation,
 )
-from studio.scene.materials import ALIASES, PRESETS
-
-Srgb = tuple[int, int, int]
-ROLES = {
-    "tall": "height",
-    "high": "height",
-    "height": "height",
-    "wide": "width",
-    "width": "width",
-    "long": "length",
-    "length": "length",
-    "deep": "depth",
-    "depth": "depth",
-    "diameter": "diameter",
-    "across": "diameter",
-    "radius": "radius",
-    "thick": "thickness",
-}
-TOKEN = re.compile(
-    r"#[0-9a-f]{6}\b|#[0-9a-f]{3}\b"
-    r"|\d+(?:\.\d+)?\s*[x\u00d7]\s*\d+(?:\.\d+)?\s*[x\u00d7]\s*\d+(?:\.\d+)?"
-    r"|\d+(?:\.\d+)?|[a-z]+|[,;.]|[\"']"
+from studio.planner.specs import (
+    GrammarError,
+    LightingSpec,
+    ObjectSpec,
+    ParsedRequest,
+    RelationSpec,
+    Srgb,
 )
-DIMENSIONS = re.compile(
-    r"(\d+(?:\.\d+)?)\s*[x\u00d7]\s*(\d+(?:\.\d+)?)\s*[x\u00d7]\s*(\d+(?:\.\d+)?)"
-)
-PRONOUNS = {"it", "them", "that", "this"}
-METAL_WORDS = {"gold", "silver", "copper", "brass"}  # materials first, colours second
-LIGHT_WORDS = {"light", "lighting", "lit", "lights", "lamp", "sun", "mood", "atmosphere"}
+from studio.planner.vocabulary import FILLER, GROUP_NOUNS
 
-
-class GrammarError(ValueError):
-    """A request the offline planner cannot turn into a scene; the message says why."""
-
-
-@dataclass
-class ObjectSpec:
-    noun: str
-    count: int = 1
-    colour: Srgb | None = None
-    colour_word: str = ""
-    material: str = ""
-    sizes: dict[str, float] = field(default_factory=dict)
-    """Measured dimensions in metres by role: size, height, width, length, depth, diameter,
-    radius, thickness; or `dims` given as width x height x depth (stored as dims_x/y/z)."""
-    stacked: bool = False
-
-
-@dataclass(frozen=True)
-class RelationSpec:
-    subject: int
-    kind: str
-    target: int
-
-
-@dataclass
-class LightingSpec:
-    mood: str = "studio"
-    direction: str = ""
-
-
-@dataclass
-class ParsedRequest:
-    objects: list[ObjectSpec] = field(default_factory=list)
-    relations: list[RelationSpec] = field(default_factory=list)
-    lighting: LightingSpec | None = None
-    unparsed: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Pending:
-    count: int | None = None
-    colour: Srgb | None = None
-    colour_word: str = ""
-    shade: float = 1.0
-    material: str = ""
-    sizes: dict[str, float] = field(default_factory=dict)
-    stacked: bool = False
-
-    def empty(self) -> bool:
-        return not (self.count or self.colour or self.material or self.sizes or self.stacked)
+PRONOUNS = {"it", "them", "that", "this", "top", "one"}
+KNOWN_WORDS = vocabulary.words_not_objects()
+"""Words with a meaning of their own, never read as a misspelt object ('three' is not 'tree')."""
+SHARED = {"on", "inside", "under", "next_to", "left_of", "right_of", "in_front_of", "behind"}
+"""Relations that hold for every object of a list before them ('a cup and a plate on a table')."""
+JOINERS = {"and", "with", "of", "made", "in", "then", "plus"}
 
 
 def parse_request(text: str) -> ParsedRequest:
-    """Parse a request; raise GrammarError when it names no object at all."""
+    """Parse a request; raise GrammarError when it names no object at all, or asks for a count or
+    size that cannot be built."""
     parsed = ParsedRequest()
-    for clause in _clauses(text.lower()):
-        _parse_clause(clause, parsed)
+    words = apply_corrections(tokens(text))
+    reader = _Reader(parsed)
+    try:
+        for clause in _clauses(words):
+            reader.clause(clause)
+        _open_containers(parsed)
+        _one_per_side(parsed)
+        for spec in parsed.objects:
+            check_count(spec.noun, spec.count)
+            parsed.notes += check_sizes(spec.noun, spec.sizes)
+    except QuantityError as error:
+        raise GrammarError(str(error)) from error
     if not parsed.objects:
-        unknown = f" (unknown: {', '.join(parsed.unparsed)})" if parsed.unparsed else ""
+        unknown = parsed.unknown or parsed.unparsed
+        named = f" (not in my catalogue: {', '.join(unknown)})" if unknown else ""
         raise GrammarError(
-            f"no object I know in {text.strip()[:200]!r}{unknown}; try 'a red ball on a table'"
+            f"no object I know in {text.strip()[:200]!r}{named}; try 'a red ball on a table'"
         )
     return parsed
 
 
-def _clauses(text: str) -> list[list[str]]:
-    tokens = TOKEN.findall(text.replace("\u00d7", "x"))
+def _one_per_side(parsed: ParsedRequest) -> None:
+    """'a lamp on each side of the sofa' is one lamp per side: two."""
+    for relation in parsed.relations:
+        if relation.kind == "each_side" and parsed.objects[relation.subject].count == 1:
+            parsed.objects[relation.subject].count = 2
+
+
+def _open_containers(parsed: ParsedRequest) -> None:
+    """An open box, or a box something goes inside, is modelled open (its catalogue variant)."""
+    inside = {relation.target for relation in parsed.relations if relation.kind == "inside"}
+    for index, spec in enumerate(parsed.objects):
+        variant = CATALOGUE[spec.noun].open
+        if variant and (spec.open or index in inside):
+            if not spec.open:
+                parsed.notes.append(f"the {spec.noun} is modelled open so things can go inside")
+            spec.noun, spec.open = variant, True
+
+
+def parse_colour(text: str) -> Srgb | None:
+    """The sRGB colour a phrase names ('dark red', '#ff8800'), None when it names none."""
+    pending = Pending()
+    words = tokens(text)
+    index = 0
+    while index < len(words):
+        index += read_attribute(words, index, pending) or 1
+    return pending.colour
+
+
+def _clauses(words: list[str]) -> list[list[str]]:
     clauses: list[list[str]] = [[]]
-    for token in tokens:
-        if token in {",", ";", "."}:
+    for word in words:
+        if word in SEPARATORS:
             clauses.append([])
         else:
-            clauses[-1].append(token)
+            clauses[-1].append(word)
     return [clause for clause in clauses if clause]
 
 
-def _parse_clause(words: list[str], parsed: ParsedRequest) -> None:
-    is_lighting = LIGHT_WORDS & set(words) and not any(
-        NOUN_FOR_WORD.get(w) == "lamp" for w in words
-    )
-    if is_lighting and _parse_lighting(words, parsed):
-        return
-    pending = _Pending()
-    relation: tuple[int, str] | None = None
-    last: int | None = None
-    index = 0
-    while index < len(words):
-        word = words[index]
-        matched = _relation_at(words, index)
-        if matched and (last is not None or relation is None):
-            kind, length = matched
-            if last is not None:
-                _flush(pending, parsed.objects[last])
-                pending = _Pending()
-                relation = (last, kind)
-            index += length
-            continue
-        consumed = _attribute(words, index, pending)
-        if consumed:
-            index += consumed
-            continue
-        if word in PRONOUNS and relation is not None and relation[0] > 0:
-            # "a platform with a vase on it": the target is the object named before the subject
-            parsed.relations.append(RelationSpec(relation[0], relation[1], relation[0] - 1))
-            relation = None
-            index += 1
-            continue
-        if word in NOUN_FOR_WORD:
-            current = _mentioned(parsed, NOUN_FOR_WORD[word], words, index, pending)
-            if current is None:
-                parsed.objects.append(_object(NOUN_FOR_WORD[word], pending))
-                current = len(parsed.objects) - 1
-            if relation is not None:
-                parsed.relations.append(RelationSpec(relation[0], relation[1], current))
+class _Reader:
+    """Reads clauses left to right, keeping what the next clause may refer to."""
+
+    def __init__(self, parsed: ParsedRequest) -> None:
+        self.parsed = parsed
+
+    def clause(self, words: list[str]) -> None:
+        parsed = self.parsed
+        if self._pyramid_levels(words):
+            return
+        pending = Pending()
+        relation: tuple[int, str] | None = None
+        between: RelationSpec | None = None
+        last: int | None = None
+        listed: list[int] = []  # "a jar and an apple on a tray": both are on it
+        fronted: tuple[str, int] | None = None
+        spot_target = False
+        index = 0
+        while index < len(words):
+            word = words[index]
+            lit = light_words.read_lighting(words, index, parsed.lighting)
+            if lit is not None:
+                parsed.lighting, used, target = lit
+                if target == "it" and parsed.objects:
+                    parsed.lighting.target = parsed.objects[-1].noun
+                spot_target = target == "next"
+                index += used
+                continue
+            arranged = read_arrangement(words, index)
+            if arranged is not None:
+                kind, used = arranged
+                grid = read_grid(words, index)
+                if grid is not None and (last is None or parsed.objects[last].count == 1):
+                    pending.count = grid[0]  # "a 2 by 3 grid of crates"
+                self._arrange(last, pending, kind)
+                index += used
+                continue
+            phrase = match_phrase(words, index)
+            matched = None if phrase and phrase[1] > 1 else read_relation(words, index)
+            if matched and last is None and relation is None and parsed.objects and index == 0:
+                fronted = (matched[0], len(parsed.objects) - 1)  # ", on top, a red ball"
+                index += matched[1]
+                continue
+            if matched and (last is not None or relation is None):
+                kind, used = matched
+                if kind == "corner":
+                    if last is not None:
+                        parsed.relations.append(RelationSpec(last, "corner", -1))
+                    index += used
+                    continue
+                if last is not None:
+                    pending.flush_into(parsed.objects[last])
+                    pending = Pending()
+                    if kind == "stacked_on":
+                        parsed.objects[last].stacked, kind = True, "on"
+                    relation = (last, kind)
+                    listed = [i for i in listed if i != last] if kind in SHARED else []
+                index += used
+                continue
+            consumed = read_attribute(words, index, pending)
+            if consumed:
+                index += consumed
+                continue
+            if word in GROUP_NOUNS and index + 1 < len(words) and words[index + 1] == "of":
+                self._arrange(None, pending, GROUP_NOUNS[word])
+                index += 2
+                continue
+            noun = self._noun_at(words, index)
+            if word in PRONOUNS and noun is None and relation is not None:
+                # "a platform with a vase on it": the target is the object named before
+                if relation[0] > 0:
+                    parsed.relations.append(RelationSpec(relation[0], relation[1], relation[0] - 1))
                 relation = None
-            last, pending = current, _Pending()
+                index += 1
+                continue
+            if noun is not None:
+                key, used = noun
+                current = _mentioned(parsed, key, words, index, pending)
+                if current is None:
+                    parsed.objects.append(pending.object(key))
+                    current = len(parsed.objects) - 1
+                if fronted is not None and current != fronted[1]:
+                    parsed.relations.append(RelationSpec(current, fronted[0], fronted[1]))
+                    fronted = None
+                if spot_target and parsed.lighting is not None:
+                    parsed.lighting.target, spot_target = key, False
+                    last, pending = current, Pending()
+                    index += used
+                    continue
+                if between is not None:
+                    parsed.relations.append(
+                        RelationSpec(between.subject, between.kind, between.target, current)
+                    )
+                    between = None
+                elif relation is not None:
+                    made = RelationSpec(relation[0], relation[1], current)
+                    if relation[1] in ("between", "across") and parsed.objects[current].count < 2:
+                        between = made
+                    else:
+                        parsed.relations.append(made)
+                    shared = [i for i in listed if i != current]
+                    parsed.relations += [RelationSpec(i, relation[1], current) for i in shared]
+                    relation, listed = None, []
+                    last, pending = current, Pending()
+                    index += used
+                    continue
+                last, pending = current, Pending()
+                listed.append(current)
+                index += used
+                continue
+            if word == "with":
+                listed = []
+            if word not in FILLER and word not in JOINERS:
+                if not pending.empty() and word.isalpha() and not _next_is_noun(words, index):
+                    self.parsed.unknown.append(word)
+                    pending = Pending()
+                else:
+                    parsed.unparsed.append(word)
             index += 1
-            continue
-        if word not in FILLER and word not in ("and", "with", "made", "of", "in"):
-            parsed.unparsed.append(word)
-        index += 1
-    if last is not None and not pending.empty():
-        _flush(pending, parsed.objects[last])
-    elif pending.colour or pending.material or pending.sizes:
-        parsed.unparsed.append(" ".join(words))  # attributes with no object to carry them
+        if between is not None:
+            parsed.relations.append(between)
+        if relation is not None and relation[0] > 0 and last == relation[0]:
+            # "with a bronze sphere on top", "a nightstand on each side": of the thing before
+            before = _standing_before(parsed, relation[0])
+            parsed.relations.append(RelationSpec(relation[0], relation[1], before))
+        carrier = last if last is not None else len(parsed.objects) - 1
+        if carrier >= 0 and not pending.empty():
+            pending.flush_into(parsed.objects[carrier], override=last is None)
+        elif not pending.empty() and (pending.colour or pending.material or pending.sizes):
+            parsed.unparsed.append(" ".join(words))  # attributes with no object to carry them
+
+    def _noun_at(self, words: list[str], index: int) -> tuple[str, int] | None:
+        phrase = match_phrase(words, index)
+        if phrase is not None:
+            return phrase
+        word = words[index]
+        if word in KNOWN_WORDS or read_number(words, index) or read_relation(words, index):
+            return None
+        if light_words.is_light_word(word) or unit_metres(word) is not None:
+            return None
+        key = match_noun(word)
+        return None if key is None else (key, 1)
+
+    def _arrange(self, last: int | None, pending: Pending, kind: str) -> None:
+        if last is not None:
+            spec = self.parsed.objects[last]
+            spec.stacked = spec.stacked or kind == "stacked"
+            spec.arrangement = "" if kind == "stacked" else kind
+        elif kind == "stacked":
+            pending.stacked = True
+        else:
+            pending.arrangement = kind
+
+    def _pyramid_levels(self, words: list[str]) -> bool:
+        """'three on the bottom, then two, then one' after 'a pyramid of crates'."""
+        if not self.parsed.objects or self.parsed.objects[-1].arrangement != "pyramid":
+            return False
+        if any(self._noun_at(words, i) for i in range(len(words)) if words[i] not in PRONOUNS):
+            return False
+        counts = []
+        index = 0
+        while index < len(words):
+            number = read_number(words, index)
+            if number is not None and words[index] not in ("a", "an"):
+                counts.append(int(number[0]))
+                index += number[1]
+            else:
+                index += 1
+        if not counts:
+            return False
+        spec = self.parsed.objects[-1]
+        spec.levels += counts
+        spec.count = sum(spec.levels)
+        return True
 
 
-def _parse_lighting(words: list[str], parsed: ParsedRequest) -> bool:
-    mood = next((MOOD_WORDS[word] for word in words if word in MOOD_WORDS), "")
-    direction = ""
-    for position, word in enumerate(words):
-        if word in DIRECTIONS and position > 0 and words[position - 1] in {"the", "from", "above"}:
-            direction = {"top": "above", "back": "behind", "side": "left"}.get(word, word)
-        elif word == "above":
-            direction = "above"
-    if not mood and not direction:
-        return False
-    lighting = parsed.lighting or LightingSpec()
-    lighting.mood = mood or lighting.mood
-    lighting.direction = direction or lighting.direction
-    parsed.lighting = lighting
-    return True
+def _standing_before(parsed: ParsedRequest, subject: int) -> int:
+    """The latest object before `subject` that does not rest on another (the bed, not its
+    pillow), else the one just before it."""
+    resting = {r.subject for r in parsed.relations if r.kind in ("on", "inside")}
+    for index in range(subject - 1, -1, -1):
+        if index not in resting:
+            return index
+    return subject - 1
 
 
-def _relation_at(words: list[str], index: int) -> tuple[str, int] | None:
-    for phrase in sorted(RELATIONS, key=len, reverse=True):
-        if tuple(words[index : index + len(phrase)]) == phrase:
-            return RELATIONS[phrase], len(phrase)
-    return None
-
-
-def _attribute(words: list[str], index: int, pending: _Pending) -> int:
-    """Read a count, size, colour, material or stacking word at index; return words consumed."""
-    word = words[index]
-    following = words[index + 1] if index + 1 < len(words) else ""
-    if word in STACKED:
-        pending.stacked = True
-        return 1
-    if word in COUNTS and following not in UNITS_M:
-        pending.count = COUNTS[word] if word not in {"a", "an"} or pending.count is None else 1
-        return 2 if word in {"pair", "couple"} and following == "of" else 1
-    if dims := DIMENSIONS.fullmatch(word):
-        scale = UNITS_M.get(following, 1.0)
-        x, y, z = (float(part) * scale for part in dims.groups())
-        pending.sizes.update(dims_x=x, dims_y=y, dims_z=z)
-        return 2 if following in UNITS_M else 1
-    if re.fullmatch(r"\d+(?:\.\d+)?", word):
-        if following in UNITS_M:
-            value = float(word) * UNITS_M[following]
-            after = words[index + 2] if index + 2 < len(words) else ""
-            before = words[index - 1] if index > 0 else ""
-            role = ROLES.get(after) or ROLES.get(before) or "size"
-            pending.sizes[role] = value
-            return 3 if after in ROLES else 2
-        if following in NOUN_FOR_WORD or (following and following[0].isalpha()):
-            pending.count = min(int(float(word)), MAX_COUNT)
-            return 1
-        return 0
-    if word in SHADES and following in COLOURS:
-        pending.shade = SHADES[word]
-        return 1
-    if word.startswith("#"):
-        pending.colour, pending.colour_word = _hex(word), word
-        return 1
-    if word in METAL_WORDS or word in PRESETS or word in ALIASES:
-        pending.material = ALIASES.get(word, word)
-        return 1
-    if word in COLOURS:
-        base = COLOURS[word]
-        pending.colour = tuple(min(255, round(c * pending.shade)) for c in base)  # type: ignore[assignment]
-        pending.colour_word = word
-        return 1
-    return 0
-
-
-def _hex(word: str) -> Srgb:
-    digits = word[1:]
-    if len(digits) == 3:
-        digits = "".join(char * 2 for char in digits)
-    return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
+def _next_is_noun(words: list[str], index: int) -> bool:
+    return index + 1 < len(words) and match_phrase(words, index + 1) is not None
 
 
 def _mentioned(
-    parsed: ParsedRequest, noun: str, words: list[str], index: int, pending: _Pending
+    parsed: ParsedRequest, noun: str, words: list[str], index: int, pending: Pending
 ) -> int | None:
     """'the sofa' after 'a sofa' is the same sofa, not a second one."""
     if index == 0 or words[index - 1] != "the" or not pending.empty():
@@ -281,24 +326,13 @@ def _mentioned(
     return None
 
 
-def _object(noun: str, pending: _Pending) -> ObjectSpec:
-    return ObjectSpec(
-        noun=noun,
-        count=pending.count or 1,
-        colour=pending.colour,
-        colour_word=pending.colour_word,
-        material=pending.material,
-        sizes=dict(pending.sizes),
-        stacked=pending.stacked,
-    )
-
-
-def _flush(pending: _Pending, spec: ObjectSpec) -> None:
-    """Attributes written after their noun ("a table made of oak, 2 m long") belong to it."""
-    if pending.colour and spec.colour is None:
-        spec.colour, spec.colour_word = pending.colour, pending.colour_word
-    if pending.material and not spec.material:
-        spec.material = pending.material
-    for role, value in pending.sizes.items():
-        spec.sizes.setdefault(role, value)
-    spec.stacked = spec.stacked or pending.stacked
+__all__ = [
+    "GrammarError",
+    "LightingSpec",
+    "ObjectSpec",
+    "ParsedRequest",
+    "RelationSpec",
+    "parse_colour",
+    "parse_request",
+    "read_length",
+]

@@ -1,75 +1,9 @@
-"""Words the offline planner understands: everyday nouns, colours, counts, units, moods."""
+"""Words the offline planner understands besides objects (catalogue.yaml) and numbers
+(numbers.py): colours, lighting moods and types, relations, arrangements and filler."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
-
-
-@dataclass(frozen=True)
-class Noun:
-    """An everyday object as a primitive shape with typical dimensions (metres)."""
-
-    shape: str
-    params: dict[str, Any]
-    material: str = ""
-    dynamic: bool = False
-    aliases: tuple[str, ...] = field(default=())
-
-
-NOUNS: dict[str, Noun] = {
-    "table": Noun("box", {"size": [1.2, 0.75, 0.7]}, "wood", aliases=("desk",)),
-    "crate": Noun("box", {"size": [0.5, 0.5, 0.5]}, "wood", True, ("box", "chest")),
-    "cube": Noun("box", {"size": [0.5, 0.5, 0.5]}, "", True, ("block",)),
-    "barrel": Noun("cylinder", {"radius": 0.3, "height": 0.9}, "wood", True, ("drum", "keg")),
-    "ball": Noun("sphere", {"radius": 0.11}, "rubber", True, ("orb",)),
-    "sphere": Noun("sphere", {"radius": 0.25}, "", True, ()),
-    "pillar": Noun("cylinder", {"radius": 0.2, "height": 2.5}, "marble", aliases=("column",)),
-    "cylinder": Noun("cylinder", {"radius": 0.25, "height": 0.5}, "", True, ("tube",)),
-    "cone": Noun("cone", {"radius": 0.25, "height": 0.5}, "", True, ("pyramid",)),
-    "torus": Noun(
-        "torus", {"major_radius": 0.3, "minor_radius": 0.08}, "", True, ("ring", "donut")
-    ),
-    "capsule": Noun("capsule", {"radius": 0.1, "height": 0.5}, "", True, ("pill",)),
-    "vase": Noun(
-        "revolve",
-        {"profile": [[0.0, 0.0], [0.08, 0.0], [0.12, 0.12], [0.07, 0.26], [0.09, 0.3], [0.0, 0.3]]},
-        "ceramic",
-        True,
-        ("pot", "urn"),
-    ),
-    "bowl": Noun(
-        "revolve",
-        {
-            "profile": [
-                [0.0, 0.0],
-                [0.06, 0.0],
-                [0.13, 0.08],
-                [0.12, 0.08],
-                [0.055, 0.01],
-                [0.0, 0.01],
-            ]
-        },
-        "ceramic",
-        True,
-        ("basin",),
-    ),
-    "lamp": Noun("cone", {"radius": 0.15, "height": 0.45}, "metal", True, ("lantern",)),
-    "cup": Noun("cylinder", {"radius": 0.04, "height": 0.1}, "ceramic", True, ("mug", "glass")),
-    "bottle": Noun("cylinder", {"radius": 0.04, "height": 0.3}, "glass", True, ()),
-    "book": Noun("box", {"size": [0.16, 0.03, 0.24]}, "fabric", True, ()),
-    "chair": Noun("box", {"size": [0.45, 0.9, 0.45]}, "wood", aliases=("stool",)),
-    "shelf": Noun("box", {"size": [0.8, 1.8, 0.35]}, "wood", aliases=("bookcase", "cabinet")),
-    "sofa": Noun("box", {"size": [2.0, 0.85, 0.9]}, "fabric", aliases=("couch",)),
-    "bed": Noun("box", {"size": [1.6, 0.5, 2.0]}, "fabric", aliases=()),
-    "plate": Noun("cylinder", {"radius": 0.13, "height": 0.02}, "ceramic", True, ("dish",)),
-    "wall": Noun("box", {"size": [4.0, 2.5, 0.15]}, "concrete", aliases=()),
-    "platform": Noun("box", {"size": [2.0, 0.2, 2.0]}, "concrete", aliases=("pedestal", "plinth")),
-}
-NOUN_FOR_WORD = {
-    word: key for key, noun in NOUNS.items() for word in (key, *noun.aliases, key + "s")
-} | {alias + "s": key for key, noun in NOUNS.items() for alias in noun.aliases}
-NOUN_FOR_WORD.update({"boxes": "crate", "glasses": "cup", "benches": "table", "shelves": "shelf"})
 
 # sRGB values of colour words (converted to linear for glTF base colours).
 COLOURS: dict[str, tuple[int, int, int]] = {
@@ -101,45 +35,8 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 }
 SHADES = {"light": 1.35, "pale": 1.5, "dark": 0.55, "deep": 0.65, "bright": 1.15}
 
-COUNTS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "single": 1,
-    "two": 2,
-    "pair": 2,
-    "couple": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "dozen": 12,
-}
 MAX_COUNT = 50
-
-UNITS_M = {
-    "mm": 0.001,
-    "millimetre": 0.001,
-    "millimeter": 0.001,
-    "cm": 0.01,
-    "centimetre": 0.01,
-    "centimeter": 0.01,
-    "m": 1.0,
-    "metre": 1.0,
-    "meter": 1.0,
-    "in": 0.0254,
-    "inch": 0.0254,
-    "inches": 0.0254,
-    '"': 0.0254,
-    "ft": 0.3048,
-    "foot": 0.3048,
-    "feet": 0.3048,
-    "'": 0.3048,
-}
+"""The most copies one request may ask for; more is refused with a clear message."""
 
 # Lighting moods: key light colour (sRGB), intensity scale, fill ratio, key elevation (degrees).
 MOODS: dict[str, dict[str, Any]] = {
@@ -170,6 +67,14 @@ MOOD_WORDS = {
     "daylight": "daylight",
     "sunny": "daylight",
     "bright": "daylight",
+    "golden": "sunset",
+    "candle": "warm",
+    "candlelight": "warm",
+    "harsh": "dramatic",
+    "natural": "daylight",
+    "white": "studio",
+    "blue": "cool",
+    "orange": "warm",
 }
 DIRECTIONS = {"left", "right", "above", "behind", "front", "top", "back", "side"}
 
@@ -203,9 +108,108 @@ RELATIONS = {
     ("inside",): "inside",
     ("in",): "inside",
     ("within",): "inside",
-    ("stacked", "on"): "on",
+    ("stacked", "on"): "stacked_on",
+    ("stacked", "on", "top", "of"): "stacked_on",
+    ("piled", "on"): "stacked_on",
+    ("around",): "around",
+    ("surrounding",): "around",
+    ("encircling",): "around",
+    ("on", "each", "side", "of"): "each_side",
+    ("on", "either", "side", "of"): "each_side",
+    ("on", "both", "sides", "of"): "each_side",
+    ("either", "side", "of"): "each_side",
+    ("on", "each", "side"): "each_side",
+    ("on", "either", "side"): "each_side",
+    ("on", "both", "sides"): "each_side",
+    ("at", "each", "end", "of"): "each_side",
+    ("at", "either", "end", "of"): "each_side",
+    ("flanking",): "each_side",
+    ("between",): "between",
+    ("in", "between"): "between",
+    ("across",): "across",
+    ("resting", "across"): "across",
+    ("spanning",): "across",
+    ("bridging",): "across",
+    ("in", "the", "middle", "of"): "on",
+    ("in", "the", "centre", "of"): "on",
+    ("in", "the", "center", "of"): "on",
+    ("at", "the", "centre", "of"): "on",
+    ("at", "the", "center", "of"): "on",
+    ("against",): "against",
+    ("up", "against"): "against",
+    ("leaning", "against"): "against",
+    ("in", "the", "corner"): "corner",
+    ("in", "a", "corner"): "corner",
+    ("into", "the", "corner"): "corner",
+    ("into",): "inside",
+    ("over",): "on",
+    ("above",): "on",
 }
-STACKED = {"stacked", "stack", "pile", "tower"}
+STACKED = {"stacked", "stack", "pile", "tower", "piled"}
+STACK_PHRASES = {
+    ("on", "top", "of", "each", "other"),
+    ("on", "top", "of", "one", "another"),
+    ("one", "on", "top", "of", "the", "other"),
+    ("in", "a", "stack"),
+    ("in", "a", "pile"),
+    ("in", "a", "tower"),
+}
+ARRANGEMENTS = {
+    ("in", "a", "row"): "row",
+    ("in", "a", "line"): "row",
+    ("in", "one", "row"): "row",
+    ("side", "by", "side"): "row",
+    ("lined", "up"): "row",
+    ("in", "a", "circle"): "circle",
+    ("in", "a", "ring"): "circle",
+    ("in", "a", "round"): "circle",
+    ("in", "a", "grid"): "grid",
+    ("in", "rows"): "grid",
+    ("in", "a", "square"): "grid",
+    ("in", "a", "pyramid"): "pyramid",
+    ("as", "a", "pyramid"): "pyramid",
+}
+GROUP_NOUNS = {"pyramid": "pyramid", "stack": "stacked", "pile": "stacked", "tower": "stacked",
+               "row": "row", "line": "row", "circle": "circle", "ring": "circle",
+               "grid": "grid"}  # fmt: skip
+"""'a pyramid of crates', 'a stack of books': the group word before 'of' and a noun."""
+CORRECTIONS = (
+    ("no", "wait"),
+    ("no", "no"),
+    ("wait", "no"),
+    ("i", "mean"),
+    ("i", "meant"),
+    ("or", "rather"),
+    ("scratch", "that"),
+    ("make", "that"),
+    ("sorry",),
+    ("actually",),
+    ("rather",),
+    ("correction",),
+    ("no",),
+    ("wait",),
+)
+"""Words that take back what came just before: 'a red ball, no, make it blue'."""
+CORRECTION_FILLER = {"make", "it", "them", "that", "its", "it's", "s", "be", "should", "let",
+                     "lets", "say", "instead", "change", "to", "one", "please"}  # fmt: skip
+
+LIGHT_HEADS = {
+    "light": "", "lights": "", "lighting": "", "lit": "", "illumination": "",
+    "spotlight": "spot", "spotlights": "spot", "spot": "spot", "spots": "spot",
+    "bulb": "point", "lightbulb": "point", "bulbs": "point", "pendant": "point",
+    "sun": "directional", "sunlight": "directional", "sunshine": "directional",
+    "daylight": "directional", "moonlight": "directional",
+    "softbox": "area", "softboxes": "area",
+}  # fmt: skip
+"""Words that end a lighting phrase, with the light type they ask for."""
+LIGHT_HEAD_MOODS = {"daylight": "daylight", "sunlight": "daylight", "sunshine": "daylight",
+                    "sun": "daylight", "moonlight": "evening", "sunset": "sunset",
+                    "dusk": "evening", "night": "evening", "nighttime": "evening"}  # fmt: skip
+LIGHT_TYPES = {"spot": "spot", "point": "point", "directional": "directional",
+               "area": "area", "soft": "", "bare": "point", "hanging": "point",
+               "naked": "point", "single": "", "panel": "area", "ceiling": "point",
+               "overhead": "point", "key": "", "rim": "", "fill": "", "studio": ""}  # fmt: skip
+LIGHT_PREPOSITIONS = {"under", "with", "in", "and", "by", "at", "using", "lit"}
 
 FILLER = {
     "the",
@@ -237,9 +241,78 @@ FILLER = {
     "made",
     "size",
     "sized",
+    "bottom",
+    "layer",
+    "level",
+    "next",
+    "finally",
+    "row",
     "about",
-    "around",
     "roughly",
+    "around",
+    "approximately",
+    "like",
+    "maybe",
+    "just",
+    "nice",
+    "could",
+    "you",
+    "i",
+    "d",
+    "want",
+    "would",
+    "need",
+    "for",
+    "my",
+    "have",
+    "can",
+    "an",
+    "a",
+    "then",
+    "also",
+    "s",
+    "hey",
+    "hi",
+    "thanks",
+    "thank",
+    "lobby",
+    "room",
+    "standing",
+    "sitting",
+    "lying",
+    "resting",
+    "placed",
+    "set",
+    "stood",
+    "as",
+    "well",
+    "other",
+    "one",
+    "ones",
+    "should",
+    "be",
+    "get",
+    "give",
+    "draw",
+    "render",
+    "model",
+    "design",
+    "new",
+    "pretty",
+    "very",
+    "really",
+    "so",
+    "kind",
+    "sort",
+    "type",
+    "style",
+    "full",
+    "plain",
+    "simple",
+    "real",
+    "normal",
+    "regular",
+    "medium",
     "each",
     "light",
     "lighting",
@@ -273,3 +346,17 @@ FILLER = {
     "by",
     "x",
 }
+
+
+def words_not_objects() -> frozenset[str]:
+    """Every word this vocabulary gives a meaning (colours, moods, relations, filler...)."""
+    from studio.planner.numbers import FRACTIONS, GROUPS, ONES, SCALES, TENS
+    from studio.scene.materials import ALIASES, PRESETS
+
+    phrases = [*RELATIONS, *ARRANGEMENTS, *STACK_PHRASES, *CORRECTIONS]
+    words = {word for phrase in phrases for word in phrase}
+    words |= set(COLOURS) | set(SHADES) | set(MOOD_WORDS) | FILLER | STACKED | CORRECTION_FILLER
+    words |= set(LIGHT_HEADS) | set(LIGHT_TYPES) | set(ONES) | set(TENS) | set(SCALES)
+    words |= set(GROUPS) | set(FRACTIONS) | set(PRESETS) | set(ALIASES) | set(GROUP_NOUNS)
+    words |= {"tall", "high", "wide", "long", "deep", "thick", "open", "round", "square"}
+    return frozenset(words)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from studio.planner.builder import build_scene, linear_colour
+from studio.planner.catalogue import CATALOGUE
 from studio.planner.grammar import parse_request
 from studio.scene.geometry import object_bounds, world_mesh
 
@@ -77,8 +78,9 @@ def test_a_cup_inside_a_bowl_stands_on_its_floor():
 @pytest.mark.parametrize(
     ("text", "name", "expected"),
     [
-        ("a pillar 3 m tall", "pillar", [0.4, 3.0, 0.4]),
-        ("a 2x1x0.5 m concrete platform", "platform", [2.0, 1.0, 0.5]),
+        ("a pillar 3 m tall", "pillar", [0.5, 3.0, 0.5]),
+        ("a 2x0.3x1.5 m concrete platform", "platform", [2.0, 0.3, 1.5]),
+        ("a 2x1.5x0.3 m concrete platform", "platform", [2.0, 0.3, 1.5]),
         ("a sphere 30 cm diameter", "sphere", [0.3, 0.3, 0.3]),
         ("a table 2 m long", "table", [2.0, 0.75, 0.7]),
         ("a 1 ft crate", "crate", [0.3048, 0.3048, 0.3048]),
@@ -120,7 +122,7 @@ def test_relative_placements_do_not_overlap(text, first, relation, second):
 def test_what_was_not_understood_is_reported():
     built = build("a dragon on a wooden table")
     assert [o.name for o in built.scene.objects] == ["table"]
-    assert built.notes == ["I did not understand: dragon"]
+    assert built.notes == [f"not in my catalogue of {len(CATALOGUE)} objects, so not built: dragon"]
 
 
 def test_the_camera_frames_every_object():

@@ -47,7 +47,7 @@ def test_sizes_with_units_become_metres(request_text, role, metres):
     assert only(request_text).sizes == pytest.approx({role: metres})
 
 
-def test_three_dimensions_are_width_height_depth():
+def test_three_dimensions_are_kept_for_the_shape_to_fit():
     assert only("a 2x1x0.5 m platform").sizes == pytest.approx(
         {"dims_x": 2.0, "dims_y": 1.0, "dims_z": 0.5}
     )
@@ -129,11 +129,13 @@ def test_lighting_moods_and_directions(request_text, mood, direction):
 def test_words_it_cannot_place_are_reported_not_dropped():
     parsed = parse_request("a dragon and a spaceship on a wooden table")
     assert [o.noun for o in parsed.objects] == ["table"]
-    assert parsed.unparsed == ["dragon", "spaceship"]
+    assert parsed.unknown == ["dragon", "spaceship"]
 
 
 def test_a_request_without_any_known_object_is_refused_clearly():
-    with pytest.raises(GrammarError, match=r"no object I know in 'a unicorn' \(unknown: unicorn\)"):
+    with pytest.raises(
+        GrammarError, match=r"no object I know in 'a unicorn' \(not in my catalogue: unicorn\)"
+    ):
         parse_request("a unicorn")
 
 

@@ -1,0 +1,65 @@
+"""What counts and sizes the studio can build, and what it says about those it cannot."""
+
+from __future__ import annotations
+
+from studio.planner.catalogue import CATALOGUE
+from studio.planner.numbers import QuantityError
+from studio.planner.vocabulary import MAX_COUNT
+from studio.scene.model import MAX_SIZE_M
+
+MIN_SIZE_M = 0.001
+LARGE_FACTOR = 50.0
+"""A stated size this many times the thing's typical size is built, with a note saying so."""
+
+
+def check_count(noun: str, count: int) -> None:
+    """Raise QuantityError for a count of things that cannot be built (none, negative, too many)."""
+    if count <= 0:
+        raise QuantityError(
+            f"{count} {noun}s is nothing to build: ask for one or more"
+            if count == 0
+            else f"a negative count ({count}) of {noun}s cannot be built"
+        )
+    if count > MAX_COUNT:
+        raise QuantityError(
+            f"{count} {noun}s is more than the {MAX_COUNT} copies a request may ask for"
+        )
+
+
+def check_sizes(noun: str, sizes: dict[str, float]) -> list[str]:
+    """Raise QuantityError for sizes that cannot be meant (zero, negative, too small); sizes
+    beyond the scene's limit are built at the limit, and every such change is a note."""
+    notes: list[str] = []
+    typical = max(CATALOGUE[noun].size)
+    for role, value in sizes.items():
+        what = "size" if role.startswith("dims") else role
+        if value <= 0:
+            raise QuantityError(
+                f"a {noun} {what} of {_metres(value)} cannot be built: sizes are positive"
+            )
+        limit = MAX_SIZE_M / (2 if role == "radius" else 1)
+        if value > limit:
+            notes.append(
+                f"a {noun} {what} of {_metres(value)} is beyond the studio's "
+                f"{_metres(MAX_SIZE_M)} limit, so it is built {_metres(limit)} instead"
+            )
+            sizes[role] = value = limit
+            continue
+        if value < MIN_SIZE_M:
+            raise QuantityError(f"a {noun} {what} of {_metres(value)} is too small to build")
+        if value > typical * LARGE_FACTOR:
+            notes.append(
+                f"the {noun} is built {_metres(value)} ({what}) as asked, far larger than a "
+                f"usual {noun} ({_metres(typical)})"
+            )
+    return notes
+
+
+def _metres(value: float) -> str:
+    if abs(value) >= 1000:
+        return f"{value / 1000:g} km"
+    if abs(value) >= 1:
+        return f"{value:g} m"
+    if abs(value) >= 0.01:
+        return f"{value * 100:g} cm"
+    return f"{value * 1000:g} mm"

@@ -1,0 +1,299 @@
+"""Small readers the grammar applies at each word: attributes, relations, arrangements.
+
+Each reader looks at `words[index]` (and what follows) and returns how many words it used, so the
+grammar can read a clause left to right. Attributes gather in a `Pending` until their noun comes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from studio.planner.numbers import (
+    QuantityError,
+    number_value,
+    read_length,
+    read_number,
+    unit_metres,
+)
+from studio.planner.specs import ObjectSpec, Srgb
+from studio.planner.vocabulary import (
+    ARRANGEMENTS,
+    COLOURS,
+    RELATIONS,
+    SHADES,
+    STACK_PHRASES,
+    STACKED,
+)
+from studio.scene.materials import ALIASES, PRESETS
+
+SEPARATORS = {",", ";", ".", ":", "!", "?", "-", "\u2014", "\u2013"}
+ROLES = {
+    "tall": "height", "high": "height", "height": "height", "wide": "width", "width": "width",
+    "long": "length", "length": "length", "deep": "depth", "depth": "depth",
+    "diameter": "diameter", "across": "diameter", "radius": "radius", "thick": "thickness",
+    "thickness": "thickness", "big": "size", "in": "",
+}  # fmt: skip
+METAL_WORDS = {"gold", "silver", "copper", "brass"}  # materials first, colours second
+EXTRA_MATERIALS = {"bronze": "brass", "timber": "wood", "walnut": "oak", "pine": "wood",
+                   "granite": "stone", "porcelain": "ceramic", "clay": "ceramic",
+                   "chrome": "steel", "leather": "fabric", "velvet": "fabric", "wool": "fabric",
+                   "cotton": "fabric", "cardboard": "wood", "paper": "fabric",
+                   "crystal": "glass", "terracotta": "ceramic", "stainless": "steel"}  # fmt: skip
+"""Material words without a preset of their own, read as the nearest preset."""
+DIMENSION_JOINERS = {"x", "by", "*"}
+ARTICLES = {"the", "a", "an", "it", "them", "my"}
+NEGATIVE = {"minus", "negative"}
+
+
+@dataclass
+class Pending:
+    """Attributes read before (or after) their noun."""
+
+    count: int | None = None
+    colour: Srgb | None = None
+    colour_word: str = ""
+    shade: float = 1.0
+    material: str = ""
+    sizes: dict[str, float] = field(default_factory=dict)
+    stacked: bool = False
+    arrangement: str = ""
+    open: bool = False
+    negative: bool = False
+
+    def empty(self) -> bool:
+        return not (
+            self.count is not None
+            or self.colour
+            or self.material
+            or self.sizes
+            or self.stacked
+            or self.arrangement
+            or self.open
+        )
+
+    def object(self, noun: str) -> ObjectSpec:
+        return ObjectSpec(
+            noun=noun,
+            count=1 if self.count is None else self.count,
+            colour=self.colour,
+            colour_word=self.colour_word,
+            material=self.material,
+            sizes=dict(self.sizes),
+            stacked=self.stacked,
+            arrangement=self.arrangement,
+            open=self.open,
+        )
+
+    def flush_into(self, spec: ObjectSpec, *, override: bool = False) -> None:
+        """Attributes written after their noun ("a table made of oak, 2 m long") belong to it;
+        a clause of attributes alone ("50 cm tall") corrects or completes the last object."""
+        if self.colour and (spec.colour is None or override):
+            spec.colour, spec.colour_word = self.colour, self.colour_word
+        if self.material and (not spec.material or override):
+            spec.material = self.material
+        for role, value in self.sizes.items():
+            if override:
+                spec.sizes[role] = value
+            else:
+                spec.sizes.setdefault(role, value)
+        spec.stacked = spec.stacked or self.stacked
+        spec.arrangement = self.arrangement or spec.arrangement
+        spec.open = spec.open or self.open
+        if self.count is not None and override and self.count != 1:
+            spec.count = self.count
+
+
+def _phrase_at(words: list[str], index: int, table: dict[tuple[str, ...], str]) -> tuple[str, int]:
+    for phrase in sorted(table, key=len, reverse=True):
+        if tuple(words[index : index + len(phrase)]) == phrase:
+            return table[phrase], len(phrase)
+    return "", 0
+
+
+def read_relation(words: list[str], index: int) -> tuple[str, int] | None:
+    """A relation phrase at index ('on top of', 'next to', 'around'), and its length."""
+    kind, used = _phrase_at(words, index, RELATIONS)
+    if words[index] == "round" and index + 1 < len(words) and words[index + 1] in ARTICLES:
+        kind, used = "around", 1  # "chairs round the table" (but "a round table" is a table)
+    if not used:
+        return None
+    following = words[index + used] if index + used < len(words) else ""
+    if kind == "around" and read_length(words, index + used) is not None:
+        return None  # "around 2 m": about
+    if (
+        kind == "inside"
+        and words[index] == "in"
+        and (unit_metres(following) is not None or following in COLOURS or following in ROLES)
+    ):
+        return None  # "in blue", "30 cm in diameter"
+    return kind, used
+
+
+def read_arrangement(words: list[str], index: int) -> tuple[str, int] | None:
+    """'in a row', 'in a circle', 'stacked', 'on top of each other'..., and its length."""
+    for phrase in sorted(STACK_PHRASES, key=len, reverse=True):
+        if tuple(words[index : index + len(phrase)]) == phrase:
+            return "stacked", len(phrase)
+    kind, used = _phrase_at(words, index, ARRANGEMENTS)
+    if used:
+        return kind, used
+    grid = read_grid(words, index)
+    if grid is not None:
+        return "grid", grid[1]
+    if words[index] in STACKED and not (index + 1 < len(words) and words[index + 1] == "of"):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if following not in ("on", "onto"):
+            return "stacked", 1
+    return None
+
+
+def read_grid(words: list[str], index: int) -> tuple[int, int] | None:
+    """'in a 3 by 4 grid', 'a 2 x 3 grid of': how many places, and the words used."""
+    position = index
+    while position < len(words) and words[position] in ("in", "a", "an", "as"):
+        position += 1
+    rows = read_number(words, position)
+    if rows is None or (number_value(words[position]) is None and words[position] in ("a", "an")):
+        return None
+    after = position + rows[1]
+    if after + 2 >= len(words) or words[after] not in DIMENSION_JOINERS:
+        return None
+    columns = read_number(words, after + 1)
+    if columns is None or words[after + 1 + columns[1]] not in ("grid", "array", "rows"):
+        return None
+    end = after + 2 + columns[1]
+    if end < len(words) and words[end] == "of":
+        end += 1
+    return int(rows[0] * columns[0]), end - index
+
+
+def read_attribute(words: list[str], index: int, pending: Pending) -> int:
+    """Read a count, size, colour, material or 'open' at index; return the words used."""
+    word = words[index]
+    following = words[index + 1] if index + 1 < len(words) else ""
+    if word in NEGATIVE or (word == "-" and number_value(following) is not None):
+        pending.negative = True
+        return 1
+    if word == "open" or word == "opened" or word == "empty":
+        pending.open = True
+        return 1
+    dims = read_dimensions(words, index)
+    if dims is not None:
+        values, used = dims
+        values = [-v if pending.negative else v for v in values]
+        if len(values) == 3:
+            pending.sizes.update(dims_x=values[0], dims_y=values[1], dims_z=values[2])
+        else:
+            pending.sizes.update(width=values[0], depth=values[1])
+        return used
+    length = read_length(words, index)
+    if length is not None:
+        value, used = length
+        value = -value if pending.negative else value
+        after = words[index + used] if index + used < len(words) else ""
+        role = ROLES.get(after, "")
+        if after == "in" and index + used + 1 < len(words):  # "30 cm in diameter"
+            role = ROLES.get(words[index + used + 1], "")
+            used += 1 if role else 0
+        if not role:
+            role = _role_before(words, index)
+        pending.sizes[role or "size"] = value
+        return used + (1 if after in ROLES and after != "in" else 0)
+    number = read_number(words, index)
+    carried = _carried_unit(words, index, number)
+    if carried is not None and number is not None:  # "160 cm wide and 80 deep"
+        value = number[0] * carried * (-1 if pending.negative else 1)
+        pending.sizes[ROLES[words[index + number[1]]]] = value
+        return number[1] + 1
+    if number is not None and word not in ("a", "an"):
+        value, used = number
+        if pending.negative:
+            value = -value
+        if value != int(value):
+            raise QuantityError(f"{value:g} is not a whole number of things")
+        pending.count = int(value)
+        return used
+    if word in ("a", "an", "single", "one"):
+        pending.count = 1 if pending.count is None else pending.count
+        return 1
+    if word in SHADES and following in COLOURS:
+        pending.shade = SHADES[word]
+        return 1
+    if word.startswith("#"):
+        pending.colour, pending.colour_word = _hex(word), word
+        return 1
+    if word in METAL_WORDS or word in PRESETS or word in ALIASES or word in EXTRA_MATERIALS:
+        pending.material = EXTRA_MATERIALS.get(word) or ALIASES.get(word, word)
+        return 1
+    if word in COLOURS:
+        base = COLOURS[word]
+        shaded = tuple(min(255, round(c * pending.shade)) for c in base)
+        pending.colour = (shaded[0], shaded[1], shaded[2])
+        pending.colour_word = word
+        return 1
+    return 0
+
+
+def read_dimensions(words: list[str], index: int) -> tuple[list[float], int] | None:
+    """'120 x 75 x 70 cm', '2 m by 3 m', '2x3 m': two or three lengths in metres."""
+    values: list[float | None] = []
+    scales: list[float | None] = []
+    position = index
+    while position < len(words):
+        value = number_value(words[position])
+        if value is None:
+            break
+        position += 1
+        unit = unit_metres(words[position]) if position < len(words) else None
+        if unit is not None and words[position] != "in":
+            position += 1
+        else:
+            unit = None
+        values.append(value)
+        scales.append(unit)
+        joined = position < len(words) and words[position] in DIMENSION_JOINERS
+        if joined and position + 1 < len(words) and number_value(words[position + 1]) is not None:
+            position += 1
+            continue
+        break
+    if len(values) < 2 or len(values) > 3:
+        return None
+    last_unit = next((s for s in reversed(scales) if s is not None), None)
+    if last_unit is None:
+        return None
+    metres = [
+        float(v or 0.0) * (s if s is not None else last_unit)
+        for v, s in zip(values, scales, strict=True)
+    ]
+    return metres, position - index
+
+
+def _carried_unit(words: list[str], index: int, number: tuple[float, int] | None) -> float | None:
+    """The unit of the last length before a bare number followed by a role word, if any."""
+    if number is None or words[index] in ("a", "an"):
+        return None
+    after = index + number[1]
+    if after >= len(words) or words[after] not in ROLES or words[after] in ("in", "big"):
+        return None
+    for position in range(index - 1, 0, -1):
+        unit = unit_metres(words[position])
+        if unit is not None and number_value(words[position - 1]) is not None:
+            return unit
+    return None
+
+
+def _role_before(words: list[str], index: int) -> str:
+    """'a radius of 20 cm', 'height: 2 m', 'diameter 30 cm'."""
+    position = index - 1
+    while position >= 0 and words[position] in ("of", "a", "an", "about", "roughly", "is"):
+        position -= 1
+    if position >= 0 and words[position] in ROLES and words[position] not in ("in", "big"):
+        return ROLES[words[position]]
+    return ""
+
+
+def _hex(word: str) -> Srgb:
+    digits = word[1:]
+    if len(digits) == 3:
+        digits = "".join(char * 2 for char in digits)
+    return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
