@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -13,8 +15,14 @@ class StudioConfig(AppConfig):
 
         def tools() -> tuple[Tool, ...]:
             from studio.tools import STUDIO_TOOLS  # geometry, rendering, physics: workers only
+            from studio.tools.edit_tools import EDIT_TOOLS
 
-            return (*BUILTIN_TOOLS, *STUDIO_TOOLS)
+            return (*BUILTIN_TOOLS, *STUDIO_TOOLS, *EDIT_TOOLS)
+
+        def context(run: Any) -> list[dict[str, Any]]:
+            from studio.tools.conversation import studio_context
+
+            return studio_context(run)
 
         register_kind(
             WorkspaceKind(
@@ -22,12 +30,16 @@ class StudioConfig(AppConfig):
                 label="3D creation studio",
                 tools=tools,
                 planners={"offline": StudioPlanner},
+                context=context,
                 system_prompt=(
                     "You build 3D scenes from plain-language descriptions with exact dimensions "
                     "in metres (+Y up, the ground's top at y = 0). Start with build_scene for "
                     "the whole request, adjust objects with the editing tools, then call "
-                    "refine_round until every check passes or the round budget is spent. Never "
-                    "guess a measurement a tool can give you."
+                    "refine_round until every check passes or the round budget is spent. When the "
+                    "workspace already has a scene (its summary comes before the request), edit "
+                    "it with the editing tools and keep what the person did not mention; build a "
+                    "new scene only when asked to start over. Never guess a measurement a tool "
+                    "can give you."
                 ),
             )
         )

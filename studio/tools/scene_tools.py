@@ -61,7 +61,7 @@ def colour_value(value: Any) -> list[float]:
     return [float(part) for part in value[:3]]
 
 
-def _material_dict(current: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+def material_dict(current: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     material = dict(current)
     if "preset" in changes:
         base = preset(changes["preset"])
@@ -91,7 +91,7 @@ def _edit_object(context: ToolContext, name: str, change: dict[str, Any]) -> dic
     item = dict(existing or {"name": name})
     for key, value in change.items():
         if key == "material":
-            item["material"] = _material_dict(item.get("material") or {}, value)
+            item["material"] = material_dict(item.get("material") or {}, value)
         elif key in ("transform", "physics"):
             item[key] = {**(item.get(key) or {}), **value}
         else:
@@ -104,10 +104,10 @@ def _edit_object(context: ToolContext, name: str, change: dict[str, Any]) -> dic
     new = guarded(lambda: scene_from_dict(data))
     guarded(lambda: object_bounds(new.object(name), resolve_mesh=mesh_resolver(context)))
     save(context, new)
-    return _summary_with(context, new, name)
+    return summary_with(context, new, name)
 
 
-def _summary_with(context: ToolContext, scene: Scene, name: str) -> dict[str, Any]:
+def summary_with(context: ToolContext, scene: Scene, name: str) -> dict[str, Any]:
     low, high = object_bounds(scene.object(name), resolve_mesh=mesh_resolver(context))
     return {
         "name": name,
@@ -171,7 +171,7 @@ def place_object(arguments: dict[str, Any], context: ToolContext) -> dict[str, A
     name, target = arguments["name"], arguments["target"]
     new = guarded(lambda: place(scene, name, arguments["relation"], target))
     save(context, new)
-    return _summary_with(context, new, name)
+    return summary_with(context, new, name)
 
 
 def combine_objects(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
@@ -247,7 +247,7 @@ def import_mesh_object(arguments: dict[str, Any], context: ToolContext) -> dict[
     )
 
 
-def _tool(
+def scene_tool(
     name: str, description: str, properties: dict[str, Any], required: list[str], fn: Any
 ) -> Tool:
     schema = {
@@ -260,7 +260,7 @@ def _tool(
 
 
 SCENE_TOOLS = (
-    _tool(
+    scene_tool(
         "add_object",
         "Create (or replace) an object with an exact shape in metres, material and physics.",
         {
@@ -275,7 +275,7 @@ SCENE_TOOLS = (
         ["name", "shape"],
         add_object,
     ),
-    _tool(
+    scene_tool(
         "update_object",
         "Change an object's position, rotation (degrees), scale, shape, material or physics.",
         {
@@ -290,22 +290,22 @@ SCENE_TOOLS = (
         ["name"],
         update_object,
     ),
-    _tool("delete_object", "Remove an object.", {"name": NAME}, ["name"], delete_object),
-    _tool(
+    scene_tool("delete_object", "Remove an object.", {"name": NAME}, ["name"], delete_object),
+    scene_tool(
         "set_material",
         "Set an object's PBR material from a preset and/or colour, metallic, roughness, opacity.",
         {"name": NAME, **MATERIAL_PROPERTIES},
         ["name"],
         set_material,
     ),
-    _tool(
+    scene_tool(
         "place_object",
         "Put an object on, inside, under, next to, left/right of, in front of or behind another.",
         {"name": NAME, "relation": {"enum": list(PLACEMENTS)}, "target": NAME},
         ["name", "relation", "target"],
         place_object,
     ),
-    _tool(
+    scene_tool(
         "combine_objects",
         "Boolean union, difference or intersection of objects a and b into a new object.",
         {
@@ -317,14 +317,14 @@ SCENE_TOOLS = (
         ["name", "op", "a", "b"],
         combine_objects,
     ),
-    _tool(
+    scene_tool(
         "set_lighting",
         "Replace the lights with a key/fill/rim setup for a mood, the key from a direction.",
         {"mood": {"enum": sorted(MOODS)}, "direction": {"enum": sorted(DIRECTIONS)}},
         ["mood"],
         set_lighting,
     ),
-    _tool(
+    scene_tool(
         "add_light",
         "Add or replace a directional, point or spot light (intensity in lux or candela).",
         {
@@ -339,7 +339,7 @@ SCENE_TOOLS = (
         ["name", "kind"],
         add_light,
     ),
-    _tool(
+    scene_tool(
         "set_camera",
         "Aim the camera (position, target, vertical field of view) or frame the whole scene.",
         {
@@ -351,7 +351,7 @@ SCENE_TOOLS = (
         [],
         set_camera,
     ),
-    _tool(
+    scene_tool(
         "import_mesh",
         "Add an uploaded mesh (ref 'mesh:<id>' from the upload) as an object.",
         {

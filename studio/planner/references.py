@@ -1,0 +1,238 @@
+"""Which objects of the current scene a phrase means: "the table", "it", "them", "the top cube",
+"the middle box", "the left one", "all the boxes", "the other chair", "crate-2", "the chair I just
+moved".
+
+It works on the scene summary a run starts with (see studio.tools.conversation): a list of
+objects with name, category, size [x, y, z] and position [x, bottom y, z].
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from studio.planner.catalogue import WORDS
+
+SceneObjectView = dict[str, Any]
+COPY_SUFFIX = re.compile(r"-\d+$")
+PRONOUNS_ONE = {"it", "this", "that"}
+PRONOUNS_MANY = {"them", "they", "these", "those", "both"}
+POSITIONS = {
+    "top",
+    "bottom",
+    "middle",
+    "centre",
+    "center",
+    "left",
+    "right",
+    "front",
+    "back",
+    "first",
+    "second",
+    "third",
+    "last",
+    "other",
+    "leftmost",
+    "rightmost",
+    "upper",
+    "lower",
+    "highest",
+    "lowest",
+}
+LOOSE_KINDS = {
+    "crate": {"cube", "box"},
+    "cube": {"crate", "box"},
+    "ball": {"sphere"},
+    "sphere": {"ball"},
+    "desk": {"table"},
+    "table": {"desk", "coffee-table"},
+}
+"""What people call a thing when the exact word names nothing in the scene ("the middle box")."""
+ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}
+JUST_EDITED = re.compile(
+    r"\bi (?:just |have just |'ve just )?"
+    r"(?:moved|edited|changed|resized|turned|rotated|dragged|recoloured|recolored)\b"
+)
+
+
+def noun_key(word: str) -> str | None:
+    """The catalogue noun a written word names exactly ("boxes" -> crate), or None; no guessing
+    at misspellings here, since a follow-up is full of short words ("it", "them")."""
+    return WORDS.get(word)
+
+
+def phrase_key(words: Sequence[str]) -> tuple[str, str] | None:
+    """The longest catalogue name ending the words ("coffee table"), with its key."""
+    for start in range(len(words)):
+        phrase = " ".join(words[start:])
+        if phrase in WORDS:
+            return WORDS[phrase], phrase
+    return None
+
+
+def is_plural(word: str) -> bool:
+    key = WORDS.get(word, "")
+    return word.endswith("s") and not key.endswith(word) and word != "glass"
+
+
+@dataclass
+class Scope:
+    """The scene as a planner sees it, with what the conversation is about ("it")."""
+
+    objects: list[SceneObjectView]
+    focus: list[str] = field(default_factory=list)
+    """Names "it" and "them" stand for: the latest user edit's, the last request's, or the only."""
+    just_edited: list[str] = field(default_factory=list)
+
+    def names(self) -> set[str]:
+        return {item["name"] for item in self.objects}
+
+    def get(self, name: str) -> SceneObjectView:
+        return next(item for item in self.objects if item["name"] == name)
+
+    def of_kind(self, word: str) -> list[SceneObjectView]:
+        """Objects a noun (or its plural, alias or a word of a name) stands for, in name order."""
+        key = noun_key(word)
+        found = []
+        for item in self.objects:
+            name = item["name"].lower()
+            words = set(re.split(r"[-_ ]+", COPY_SUFFIX.sub("", name)))
+            if (
+                word == name
+                or (key and (item.get("category") == key or key in words))
+                or word in words
+                or word.rstrip("s") in words
+            ):
+                found.append(item)
+        if not found and key in LOOSE_KINDS:
+            found = [item for item in self.objects if item.get("category") in LOOSE_KINDS[key]]
+        return found
+
+
+def scope_for(
+    objects: Sequence[SceneObjectView],
+    *,
+    previous_requests: Sequence[str] = (),
+    user_edits: Sequence[dict[str, Any]] = (),
+    request: str = "",
+) -> Scope:
+    """Decide what "it" means: a just-edited object, else what the last request named, else the
+    only (or newest) object."""
+    scope = Scope(list(objects))
+    if user_edits:
+        scope.just_edited = [n for n in user_edits[0].get("changed", []) if n in scope.names()]
+    if JUST_EDITED.search(request) and scope.just_edited:
+        scope.focus = list(scope.just_edited)
+        return scope
+    for previous in reversed(previous_requests):
+        named = _named_in(scope, previous)
+        if named:
+            scope.focus = named
+            return scope
+    if scope.objects:
+        scope.focus = (
+            [scope.objects[-1]["name"]] if len(scope.objects) > 1 else [scope.objects[0]["name"]]
+        )
+    return scope
+
+
+def _named_in(scope: Scope, text: str) -> list[str]:
+    """The first object kind a request names that the scene still has (all of its copies)."""
+    for word in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower()):
+        if word in scope.names():
+            return [word]
+        if noun_key(word):
+            found = scope.of_kind(word)
+            if found:
+                return [item["name"] for item in found]
+    return []
+
+
+def resolve(
+    scope: Scope, head: str, modifiers: Sequence[str] = (), plural: bool = False
+) -> list[str]:
+    """The names a phrase means: `head` is a noun, a scene name, a pronoun or "one"/"ones";
+    `modifiers` are words before it (top, left, other, all, first...)."""
+    if head in scope.names() and not (len(scope.of_kind(head)) > 1 and noun_key(head)):
+        return [head]  # a scene name ("crate-2"), unless it is also the word for several
+    if head in PRONOUNS_ONE or head in PRONOUNS_MANY:
+        found = [scope.get(n) for n in scope.focus if n in scope.names()]
+        if head in PRONOUNS_ONE and len(found) > 1 and not set(modifiers) & POSITIONS:
+            return [n["name"] for n in found] if _one_group(found) else [found[-1]["name"]]
+        if head in PRONOUNS_MANY and len(found) <= 1:
+            found = _group_of(scope, found)
+    elif head in ("one", "ones"):
+        found = [scope.get(n) for n in scope.focus if n in scope.names()]
+        found = _group_of(scope, found) if found else list(scope.objects)
+    else:
+        found = scope.of_kind(head)
+    if not found:
+        return []
+    chosen = _select(scope, found, modifiers)
+    if chosen is not None:
+        return chosen
+    if plural or "all" in modifiers or "both" in modifiers or "every" in modifiers:
+        return [item["name"] for item in found]
+    if len(found) > 1 and head not in PRONOUNS_MANY and head != "ones":
+        in_focus = [item["name"] for item in found if item["name"] in scope.focus]
+        return in_focus[-1:] or [found[-1]["name"]]
+    return [item["name"] for item in found]
+
+
+def _one_group(found: list[SceneObjectView]) -> bool:
+    """'it' for three crates made together ("make it five") means the group."""
+    return len({item.get("category") for item in found}) == 1
+
+
+def _group_of(scope: Scope, found: list[SceneObjectView]) -> list[SceneObjectView]:
+    """'them' after one object: every object of its kind, or the whole scene."""
+    if found and found[0].get("category"):
+        same = [i for i in scope.objects if i.get("category") == found[0].get("category")]
+        if len(same) > 1:
+            return same
+    return list(scope.objects)
+
+
+def _select(
+    scope: Scope, found: list[SceneObjectView], modifiers: Sequence[str]
+) -> list[str] | None:
+    words = set(modifiers)
+
+    def by(axis: int, top: bool, *, bottom_of: bool = False) -> list[str]:
+        def key(item: SceneObjectView) -> float:
+            value = item["position"][axis]
+            if axis == 1 and not bottom_of:
+                value += item["size"][1] / 2
+            return float(value)
+
+        ordered = sorted(found, key=key)
+        return [(ordered[-1] if top else ordered[0])["name"]]
+
+    if words & {"top", "upper", "highest"}:
+        return by(1, True)
+    if words & {"bottom", "lower", "lowest"}:
+        return by(1, False)
+    if words & {"left", "leftmost"}:
+        return by(0, False)
+    if words & {"right", "rightmost"}:
+        return by(0, True)
+    if "front" in words:
+        return by(2, True)
+    if "back" in words:
+        return by(2, False)
+    if words & {"middle", "centre", "center"}:
+        stacked = max(i["position"][1] for i in found) > min(i["position"][1] for i in found) + 0.01
+        axis = 1 if stacked else 0
+        ordered = sorted(found, key=lambda i: float(i["position"][axis]))
+        return [ordered[len(ordered) // 2]["name"]]
+    if "other" in words:
+        others = [item["name"] for item in found if item["name"] not in scope.focus]
+        return others or [found[0]["name"]]
+    if "last" in words:
+        return [found[-1]["name"]]
+    for word, index in ORDINALS.items():
+        if word in words and index < len(found):
+            return [found[index]["name"]]
+    return None

@@ -1,0 +1,110 @@
+"""A studio workspace is a conversation: follow-ups edit the current scene through the normal run
+path, a user's edit in the viewer is visible to the next request, and undo goes back."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.models import Run
+from agents.services.runs import run_create
+from studio.models import SceneRevision
+from studio.rendering.renderer import RenderUnavailable, render
+from studio.scene.model import Scene, scene_from_dict
+from studio.services import revision_create
+from studio.tools.conversation import scene_state
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module", autouse=True)
+def gl_context():
+    try:
+        render(Scene(), mesh_for=lambda obj: None, width=16, height=16)  # type: ignore[arg-type,return-value]
+    except RenderUnavailable as exc:
+        pytest.skip(f"no headless OpenGL context here (libosmesa6 missing?): {exc}")
+
+
+@pytest.fixture
+def studio(alice, make_workspace, settings):
+    settings.MODEL_BASE_URL = ""
+    return make_workspace(alice, kind="studio")
+
+
+@pytest.fixture
+def ask(studio, finish_run):
+    def ask(prompt: str) -> Run:
+        run = finish_run(run_create(workspace=studio, prompt=prompt, options={"rounds": 2}))
+        assert run.status == Run.Status.SUCCEEDED, run.message
+        return run
+
+    return ask
+
+
+def current(workspace) -> Scene:
+    latest = SceneRevision.objects.filter(workspace=workspace).order_by("-number").first()
+    assert latest is not None
+    return scene_from_dict(latest.scene)
+
+
+def tool_names(run: Run) -> list[str]:
+    assert run.state is not None
+    return [
+        call["function"]["name"]
+        for message in run.state["messages"]
+        for call in message.get("tool_calls") or []
+    ]
+
+
+def test_a_follow_up_edits_only_what_it_names(studio, ask):
+    ask("a red ball on a table and a chair")
+    before = {item.name: item for item in current(studio).objects}
+
+    run = ask("make the ball blue")
+
+    after = {item.name: item for item in current(studio).objects}
+    assert tool_names(run)[0] == "set_material" and "build_scene" not in tool_names(run)
+    assert after["table"] == before["table"] and after["chair"] == before["chair"]
+    assert after["ball"].transform == before["ball"].transform
+    assert after["ball"].material.base_color != before["ball"].material.base_color
+    assert "Changed: made ball blue" in run.message
+    # the run started with the conversation and the scene
+    assert run.state is not None
+    names = [m.get("name") for m in run.state["messages"][:4]]
+    assert names == [None, "context-turn", "context-turn", "context-state"]
+
+
+def test_the_chair_i_just_moved_is_the_one_the_viewer_edit_changed(studio, ask):
+    ask("two chairs")
+    scene = current(studio)
+    moved = scene.object("chair-2")
+    x, y, z = moved.transform.translation
+    from dataclasses import replace
+
+    edited = scene.with_object(
+        replace(moved, transform=replace(moved.transform, translation=(x + 0.5, y, z + 0.8)))
+    )
+    revision_create(workspace=studio, scene=edited, source="edit: moved chair-2")
+    state = scene_state(studio)
+    assert state is not None and state["user_edits"][0]["changed"] == ["chair-2"]
+
+    ask("the chair I just moved - make it blue")
+
+    after = current(studio)
+    assert after.object("chair-1") == scene.object("chair-1")
+    assert after.object("chair-2").material.base_color != moved.material.base_color
+    assert after.object("chair-2").transform == edited.object("chair-2").transform
+
+
+def test_undo_and_start_over(studio, ask):
+    ask("a green cone")
+    first = current(studio)
+    ask("add a cube next to the cone")
+    assert len(current(studio).objects) == 2
+
+    run = ask("undo that")
+    assert tool_names(run)[0] == "revert_scene"
+    assert [item.name for item in current(studio).objects] == [o.name for o in first.objects]
+
+    run = ask("start over with a blue sphere")
+    assert "build_scene" in tool_names(run)
+    assert [item.category for item in current(studio).objects] == ["sphere"]
