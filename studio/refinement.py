@@ -9,12 +9,14 @@ every check or its round budget ends.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import trimesh
 
 from studio.physics import run_checks
+from studio.physics.common import Report
 from studio.physics.fixes import (
     drop_to_support,
     fix_collision_shapes,
@@ -23,7 +25,7 @@ from studio.physics.fixes import (
     stabilise,
 )
 from studio.rendering.adjust import fix_exposure, fix_framing
-from studio.rendering.checks import exposure, framing
+from studio.rendering.checks import ExposureReport, FramingReport, exposure, framing
 from studio.rendering.renderer import png, render, thumbnail
 from studio.scene.geometry import object_matrix, object_mesh, world_bounds, world_mesh
 from studio.scene.model import Scene, SceneObject
@@ -59,15 +61,25 @@ class RoundResult:
         }
 
 
-def refine_round(
+@dataclass(frozen=True)
+class Measures:
+    """The raw measurements behind a round's checks, which the adjustments read."""
+
+    light: ExposureReport
+    frame: FramingReport
+    physics: dict[str, Report]
+
+
+def measure_round(
     scene: Scene,
     number: int,
     *,
     resolve_mesh: MeshResolver | None = None,
     width: int = 1024,
     height: int = 768,
-) -> RoundResult:
-    """Measure `scene` and propose the next one (the same scene when everything passed)."""
+) -> tuple[RoundResult, Measures]:
+    """Render `scene` and run every check on it, changing nothing (a round's first half; user
+    edits are measured the same way). Raises RenderUnavailable where no GL context exists."""
 
     def mesh_for(obj: SceneObject) -> tuple[trimesh.Trimesh, Any]:
         return object_mesh(obj, resolve_mesh=resolve_mesh), object_matrix(obj.transform)
@@ -75,10 +87,14 @@ def refine_round(
     def world(obj: SceneObject) -> trimesh.Trimesh:
         return world_mesh(obj, resolve_mesh=resolve_mesh)
 
-    image = render(scene, mesh_for=mesh_for, width=width, height=height)
-    light = exposure(image)
-    frame = framing(image, scene, min_pixels=MIN_OBJECT_PIXELS)
-    physics = run_checks(scene, world)
+    # The physics checks need no image: they run on a worker thread while this one renders
+    # (the GL context belongs to this thread; the rasteriser and MuJoCo work outside Python).
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="physics-checks") as pool:
+        measuring = pool.submit(run_checks, scene, world)
+        image = render(scene, mesh_for=mesh_for, width=width, height=height)
+        light = exposure(image)
+        frame = framing(image, scene, min_pixels=MIN_OBJECT_PIXELS)
+        physics = measuring.result()
     reports: dict[str, dict[str, Any]] = {
         "exposure": light.to_dict(),
         "framing": frame.to_dict(),
@@ -88,20 +104,44 @@ def refine_round(
         "exposure": _check(light.passed, light.mean_luma.value, list(light.problems)),
         "framing": _check(frame.passed, len(frame.failed), list(frame.problems)),
         **{
-            name: _check(report.passed, report.value, list(report.reasons))
+            name: _check(report.passed, report.value, list(report.reasons), report.warnings)
             for name, report in physics.items()
         },
     }
     result = RoundResult(number, scene, scene, checks, reports)
     result.png, result.thumbnail = png(image), thumbnail(image)
+    return result, Measures(light, frame, physics)
+
+
+def refine_round(
+    scene: Scene,
+    number: int,
+    *,
+    resolve_mesh: MeshResolver | None = None,
+    width: int = 1024,
+    height: int = 768,
+) -> RoundResult:
+    """Measure `scene` and propose the next one (the same scene when everything passed)."""
+    result, measures = measure_round(
+        scene, number, resolve_mesh=resolve_mesh, width=width, height=height
+    )
     if result.passed:
         return result
-    result.next_scene = _adjusted(scene, result, physics, light, frame, world)
+
+    def world(obj: SceneObject) -> trimesh.Trimesh:
+        return world_mesh(obj, resolve_mesh=resolve_mesh)
+
+    result.next_scene = _adjusted(
+        scene, result, measures.physics, measures.light, measures.frame, world
+    )
     return result
 
 
-def _check(passed: bool, value: Any, reasons: list[str]) -> dict[str, Any]:
-    return {"passed": bool(passed), "value": value, "reasons": reasons}
+def _check(
+    passed: bool, value: Any, reasons: list[str], warnings: list[str] | None = None
+) -> dict[str, Any]:
+    check = {"passed": bool(passed), "value": value, "reasons": reasons}
+    return check | {"warnings": list(warnings)} if warnings else check
 
 
 def _adjusted(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.evaluation.verdicts import Verdict, Verifier, VerifierContext
-from studio.evaluation import checks_objects, checks_relations, checks_scene
+from studio.evaluation import checks_objects, checks_relations, checks_report, checks_scene
 from studio.evaluation import params as p
 from studio.evaluation.colours import accepted_families
 from studio.evaluation.materials import bounds_for
@@ -155,6 +155,8 @@ TABLE: dict[str, StudioVerifier] = {
         _lights,
     ),
     "physics_pass": StudioVerifier(checks_scene.physics_pass, p.ParamSpec(optional=("checks",))),
+    "round_warns": StudioVerifier(checks_report.round_warns, p.ParamSpec(("about",), ("check",))),
+    "round_fails": StudioVerifier(checks_report.round_fails, p.ParamSpec(("checks",))),
     "unchanged": StudioVerifier(
         checks_scene.unchanged,
         p.ParamSpec(optional=("names", "except", "tolerance")),

@@ -38,6 +38,9 @@ class Report:
     summary: str = ""
     reasons: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """Doubts that do not fail the check but must reach the person (a stated size that looks
+    unusual): the answer repeats them."""
     elapsed_s: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:

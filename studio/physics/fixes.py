@@ -407,6 +407,8 @@ def rescale_to_typical(
     for item in report.flagged():
         if item.matched is None or item.height_m <= 0 or item.width_m <= 0:
             continue
+        if world.objects[item.name].size_stated:
+            continue  # the person's size is kept; scale_sanity reports it as a warning
         heights, widths = TYPICAL_SIZES[item.matched]
         low = max(heights[0] / item.height_m, widths[0] / item.width_m)
         high = min(heights[1] / item.height_m, widths[1] / item.width_m)

@@ -19,7 +19,7 @@ import numpy as np
 import trimesh
 
 from studio.physics.common import Report, WorldMesh, bounds, cached
-from studio.scene.model import Scene
+from studio.scene.model import Scene, SceneObject
 
 Range = tuple[float, float]
 
@@ -126,7 +126,8 @@ class ObjectScale:
     typical_height_m: list[float] | None
     typical_width_m: list[float] | None
     status: str
-    """ok | too large | too small | unknown"""
+    """ok | too large | too small | unknown | stated (out of range, but the size the person
+    gave: a warning, never a fix)"""
     factor: float
     """How many times outside its range (1 when inside)."""
     reason: str
@@ -233,8 +234,9 @@ def scale_sanity(scene: Scene, world_mesh: WorldMesh) -> ScaleReport:
     """Flag objects whose size is outside the typical range for their category."""
     started = time.perf_counter()
     world_mesh = cached(world_mesh)
-    results = [judge(o.name, o.category, *measure(world_mesh(o))) for o in scene.objects]
+    results = [_judged(o, world_mesh) for o in scene.objects]
     flagged = [r for r in results if r.status in ("too large", "too small")]
+    stated = [r for r in results if r.status == "stated"]
     return ScaleReport(
         passed=not flagged,
         value=max((r.factor for r in results), default=1.0),
@@ -246,6 +248,16 @@ def scale_sanity(scene: Scene, world_mesh: WorldMesh) -> ScaleReport:
         ),
         reasons=[r.reason for r in flagged],
         notes=[r.reason for r in results if r.status == "unknown"],
+        warnings=[r.reason for r in stated],
         objects=results,
         elapsed_s=time.perf_counter() - started,
     )
+
+
+def _judged(obj: SceneObject, world_mesh: WorldMesh) -> ObjectScale:
+    """`judge`, except that a size the person stated is never out of scale, only unusual."""
+    result = judge(obj.name, obj.category, *measure(world_mesh(obj)))
+    if obj.size_stated and result.status in ("too large", "too small"):
+        result.status = "stated"
+        result.reason = f"{result.reason}; kept at the size you asked for"
+    return result

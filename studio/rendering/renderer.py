@@ -96,6 +96,10 @@ GROUND_NAME = "ground"
 GROUND_MATERIAL = Material("ground", (0.5, 0.5, 0.5), 0.0, 0.9)
 GROUND_THICKNESS = 0.1
 Z_NEAR = 0.02
+BEYOND_FAR_PLANE = np.array(
+    [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 1.0]]
+)
+"""A light projection taking every point to z/w = 2: beyond the far plane, so never shadowed."""
 MAX_SIDE = 8192
 _MESH_CACHE_SIZE = 1024
 _GEOMETRY_CACHE_SIZE = 512
@@ -302,6 +306,10 @@ class _Renderer:
         light_matrices = inner._get_light_cam_matrices
 
         def fitted_light_matrices(scene: Any, light_node: Any, flags: int) -> tuple[Any, Any]:
+            if light_node in self.skip_shadows:
+                # No shadow: a projection that puts every point beyond the far plane (z/w = 2),
+                # where the shader skips the shadow lookup (pyrender_fixes.shadow_shader_source).
+                return np.eye(4), BEYOND_FAR_PLANE
             if self.shadow_box is None or not isinstance(
                 light_node.light, pyrender.DirectionalLight
             ):

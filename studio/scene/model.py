@@ -94,6 +94,8 @@ class SceneObject:
     physics: Physics = field(default_factory=Physics)
     category: str = ""
     """The everyday noun it stands for ("table", "ball"...), for scale sanity checks."""
+    size_stated: bool = False
+    """The person gave its size: checks may doubt it (a warning), fixes never change it."""
 
 
 @dataclass(frozen=True)
@@ -194,7 +196,15 @@ def _object(data: Any, index: int) -> SceneObject:
     )
     material = _material(data.get("material") or {}, where)
     physics = _physics(data.get("physics") or {}, where)
-    return SceneObject(name, shape, transform, material, physics, str(data.get("category", "")))
+    return SceneObject(
+        name,
+        shape,
+        transform,
+        material,
+        physics,
+        str(data.get("category", "")),
+        size_stated=bool(data.get("size_stated", False)),
+    )
 
 
 def _shape(data: Any, where: str) -> Shape:

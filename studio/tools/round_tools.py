@@ -8,6 +8,7 @@ from django.db import transaction
 
 from agents.models import Run
 from agents.runtime import Tool, ToolContext, ToolError
+from agents.services.runs import MAX_PROMPT_CHARS
 from studio.physics import run_checks as physics_checks
 from studio.planner.builder import build_scene as build_from_request
 from studio.planner.grammar import GrammarError, parse_request
@@ -68,6 +69,7 @@ def run_checks(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any
     reports = physics_checks(scene, lambda obj: world_mesh(obj, resolve_mesh=resolve))
     return {
         name: {"passed": report.passed, "value": report.value, "reasons": report.reasons[:5]}
+        | ({"warnings": report.warnings} if report.warnings else {})
         for name, report in reports.items()
     }
 
@@ -90,6 +92,7 @@ def refine_round(arguments: dict[str, Any], context: ToolContext) -> dict[str, A
             run=run,
             report=result.summary() | {"reports": result.reports},
             thumbnail_png=result.thumbnail,
+            render_png=result.png or None,
         )
         save(context, result.next_scene, rounds=number)
     summary = result.summary() | {"revision": revision.number}
@@ -112,7 +115,11 @@ ROUND_TOOLS = (
         "build_scene",
         "Build a whole scene from a plain-language description (objects, sizes, materials, "
         "relations, lighting mood).",
-        _schema({"request": {"type": "string", "minLength": 1, "maxLength": 2000}}, ["request"]),
+        # The person's request goes here whole: the same limit as the prompt's, not a second one.
+        _schema(
+            {"request": {"type": "string", "minLength": 1, "maxLength": MAX_PROMPT_CHARS}},
+            ["request"],
+        ),
         build_scene,
     ),
     Tool(

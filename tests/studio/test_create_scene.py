@@ -221,5 +221,7 @@ def test_a_request_it_cannot_read_fails_with_the_reason(tmp_path):
         call_command("create_scene", "a unicorn", "--out", str(tmp_path))
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["status"] == "failed"
+    assert report["run"]["status"] == "failed"  # the run itself admits it, not just the command
     assert "no object I know in 'a unicorn'" in report["run"]["message"]
+    assert report["run"]["message"].endswith("Nothing was built.")
     assert not (tmp_path / "scene.glb").exists()

@@ -72,7 +72,11 @@ def toppling_pillar():
 
 
 def giant_cup():
-    return scene_for("a 3 m cup")
+    # A cup the person never sized (a model's slip): the scale fixer may bring it back.
+    scene = scene_for("a cup")
+    cup = scene.object("cup")
+    assert not cup.size_stated
+    return scene.with_object(replace(cup, transform=replace(cup.transform, scale=(15.0,) * 3)))
 
 
 def dark_scene():
@@ -113,3 +117,15 @@ def test_a_passing_scene_is_left_as_it_is():
     result = refine_round(scene, 1, width=320, height=240)
     assert result.passed and result.next_scene == scene and result.changes == []
     assert result.png.startswith(b"\x89PNG") and result.thumbnail.startswith(b"\x89PNG")
+
+
+def test_a_size_the_person_stated_is_kept_and_only_warned_about():
+    scene = scene_for("a 3 m tall cup")
+    assert scene.object("cup").size_stated
+    result = refine_round(scene, 1, width=320, height=240)
+    scale = result.checks["scale_sanity"]
+    assert scale["passed"] and scale["reasons"] == []
+    assert scale["warnings"][0].startswith("cup is 3.00 m tall; a cup is usually 0.04-0.2 m tall")
+    assert scale["warnings"][0].endswith("kept at the size you asked for")
+    assert not any("scaled" in change for change in result.changes)
+    assert result.next_scene.object("cup").transform.scale == (1.0, 1.0, 1.0)

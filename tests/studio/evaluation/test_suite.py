@@ -51,7 +51,7 @@ def test_known_failures_say_why_and_are_not_in_the_quick_subset(suite):
     assert known
     assert all(len(task.known_failure) > 20 for task in known)
     quick = suite.select(quick=True)
-    assert 10 <= len(quick) <= 15
+    assert 10 <= len(quick) <= 30  # the CI subset stays well under its two minutes
     assert not [task.id for task in quick if task.known_failure]
     assert any(len(task.turns) > 1 for task in quick)
 

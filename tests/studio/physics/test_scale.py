@@ -1,4 +1,5 @@
 import json
+from dataclasses import replace
 
 from studio.physics import scale_sanity, support
 from studio.physics.fixes import rescale_to_typical
@@ -90,3 +91,26 @@ def test_tiny_car_is_too_small():
     report = scale_sanity(Scene(objects=(car,)), world_mesh)
     assert report.item("car").status == "too small"
     assert "too small" in report.reasons[0]
+
+
+def test_a_stated_three_metre_cup_is_kept_with_a_warning():
+    cup = thing(
+        "cup", "cylinder", at=(0, 0, 0), radius=0.4, height=3.0, category="cup", rest_on=0.75
+    )
+    scene = Scene(objects=(table(), replace(cup, size_stated=True)))
+    report = scale_sanity(scene, world_mesh)
+
+    # The person asked for it: the check passes, and says what it doubts.
+    assert report.passed and report.reasons == []
+    assert report.item("cup").status == "stated"
+    assert report.warnings == [
+        "cup is 3.00 m tall; a cup is usually 0.04-0.2 m tall (15.0x too big); "
+        "kept at the size you asked for"
+    ]
+    assert report.to_dict()["warnings"] == report.warnings
+
+    # Even handed a report that flags it, the fixer never changes a stated size.
+    flagged = scale_sanity(Scene(objects=(table(), cup)), world_mesh)
+    fixed, changes = rescale_to_typical(scene, flagged, world_mesh)
+    assert changes == []
+    assert fixed.object("cup").transform.scale == (1.0, 1.0, 1.0)

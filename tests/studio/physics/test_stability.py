@@ -164,3 +164,92 @@ def test_crate_hanging_off_another_is_moved_back_over_it():
     assert changes == ["top: moved 0.30 m to sit over bottom (it falls off its edge)"]
     assert fixed.object("top").transform.translation == (0.05, 0.7, 0.0)
     assert stability(fixed, world_mesh).passed
+
+
+def _cone(dynamic=False):
+    from studio.scene.model import Physics, SceneObject, Shape, Transform
+
+    return SceneObject(
+        "cone",
+        Shape("cone", {"radius": 0.25, "height": 0.5}),
+        Transform((0.0, 0.25, 0.0)),
+        physics=Physics(dynamic=dynamic),
+        category="cone",
+    )
+
+
+def test_a_ball_on_the_tip_of_a_cone_rests_but_falls_when_nudged():
+    from studio.scene.geometry import world_mesh as engine_mesh
+
+    on_tip = ball("ball", (0.0, 0.61, 0.0), radius=0.11)
+    scene = Scene(objects=(_cone(), on_tip))
+    resting = stability(scene, engine_mesh, perturb_seeds=())
+    assert resting.passed  # a perfect simulation balances it: why perturbation is needed
+
+    report = stability(scene, engine_mesh)
+    assert not report.passed
+    motion = report.item("ball")
+    assert (motion.verdict, motion.nudged) == ("falls", 1)
+    assert motion.drop_m > 0.3
+    assert report.reasons[0].startswith("ball falls")
+    assert "when nudged (a 0.05 m/s push and a 0.1 m/s tilt, seed 1)" in report.reasons[0]
+    json.dumps(report.to_dict(), allow_nan=False)
+    again = stability(scene, engine_mesh)  # fixed seeds: the same verdict, to the millimetre
+    assert again.reasons == report.reasons
+
+    # No simple fix balances a ball on a point: it is reported, not hidden.
+    _, changes = stabilise(scene, report, engine_mesh)
+    assert changes == ["ball: not changed: no simple fix for an object that falls"]
+
+
+def test_a_tower_of_cubes_on_a_cone_fails_under_perturbation():
+    from studio.scene.geometry import world_mesh as engine_mesh
+
+    cubes = tuple(
+        crate(f"cube-{i}", (0.0, 0.65 + 0.3 * i, 0.0), size=0.3, collision="box") for i in range(3)
+    )
+    scene = Scene(objects=(_cone(dynamic=True), *cubes))
+    assert stability(scene, engine_mesh, perturb_seeds=()).passed
+
+    report = stability(scene, engine_mesh)
+    assert not report.passed
+    assert {m.name for m in report.flagged()} >= {"cube-1", "cube-2"}
+    assert all(m.nudged is not None for m in report.flagged())
+
+
+def test_perturbation_is_deterministic_and_leaves_stable_stacks_alone():
+    scene = Scene(
+        objects=(
+            table(),
+            ball("ball", (0.0, 0.85, 0.0)),
+            crate("c1", (2.0, 0.25, 0.0)),
+            crate("c2", (2.0, 0.75, 0.0)),
+            crate("c3", (2.0, 1.25, 0.0)),
+        )
+    )
+    first, second = stability(scene, world_mesh), stability(scene, world_mesh)
+    assert first.passed, first.reasons
+    assert first.perturb_seeds == [1, 2, 3]
+    assert "and when nudged (3 seeds)" in first.summary
+    assert [m.displacement for m in first.objects] == [m.displacement for m in second.objects]
+
+
+def test_a_ball_resting_in_a_bowl_stays_put_the_bowl_is_hollow():
+    from studio.physics.stability import hollow_parts
+    from studio.scene.geometry import world_mesh as engine_mesh
+    from studio.scene.model import Physics, SceneObject, Shape, Transform
+
+    profile = [[0.0, 0.0], [0.06, 0.0], [0.13, 0.08], [0.12, 0.08], [0.055, 0.01], [0.0, 0.01]]
+    bowl = SceneObject(
+        "bowl",
+        Shape("revolve", {"profile": profile, "sections": 48}),
+        Transform(),
+        physics=Physics(dynamic=True),
+        category="bowl",
+    )
+    inside = ball("ball", (0.0, 0.12, 0.0), radius=0.11)  # on the bowl's floor, below its rim
+    parts = hollow_parts(bowl)
+    assert len(parts) == 4 * 16  # the profile's triangles, each turned through 16 sectors
+    assert min(float(p[:, 1].min()) for p in parts) == 0.0
+    report = stability(Scene(objects=(bowl, inside)), engine_mesh)
+    assert report.passed, report.reasons  # a hull around the bowl would push the ball out

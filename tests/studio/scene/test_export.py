@@ -309,3 +309,21 @@ def test_empty_scene_exports():
     assert [item["name"] for item in document["nodes"]] == ["camera"]
     with pytest.raises(SceneError, match=r"no objects to export"):
         scene_to_stl(Scene())
+
+
+def test_a_stated_size_round_trips_and_is_exported(scene):
+    from dataclasses import replace
+
+    first = scene.objects[0]
+    stated = replace(scene, objects=(replace(first, size_stated=True), *scene.objects[1:]))
+    data = stated.to_dict()
+    assert data["objects"][0]["size_stated"] is True
+    assert data["objects"][1]["size_stated"] is False
+    assert scene_from_dict(data) == stated
+    del data["objects"][0]["size_stated"]  # scenes stored before the field read as not stated
+    assert scene_from_dict(data).objects[0].size_stated is False
+
+    document = unpack_glb(scene_to_glb(stated))[0]
+    extras = {n["name"]: n.get("extras", {}) for n in document["nodes"]}
+    assert extras[first.name]["size_stated"] is True
+    assert extras[scene.objects[1].name]["size_stated"] is False
