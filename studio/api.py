@@ -6,6 +6,7 @@ service or selector, return. Every error is JSON with a `detail` a person can ac
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import asdict
 from typing import Any
 
 from django.http import HttpResponse
@@ -26,9 +27,10 @@ from agents.models import Workspace
 from studio import exports, selectors
 from studio.models import SceneRevision, UploadedMesh
 from studio.scene.diff import diff_scenes
-from studio.scene.geometry import object_mesh
-from studio.scene.model import SceneError, scene_from_dict
-from studio.services import RevisionError, revision_create, revision_revert
+from studio.scene.materials import PRESETS
+from studio.scene.model import SceneError
+from studio.services import RevisionError, revision_edit, revision_revert
+from studio.user_edits import MAX_EXPORT_BYTES, MAX_OBJECTS, MAX_SOURCE_CHARS, MAX_TRIANGLES
 
 MAX_REVISION_NUMBER = 2**31 - 1
 
@@ -56,6 +58,7 @@ class RevisionSummarySerializer(serializers.ModelSerializer[SceneRevision]):
     checks_passed = serializers.SerializerMethodField()
     checks_total = serializers.SerializerMethodField()
     thumbnail_url = serializers.SerializerMethodField()
+    render_url = serializers.SerializerMethodField()
 
     class Meta:
         model = SceneRevision
@@ -68,6 +71,7 @@ class RevisionSummarySerializer(serializers.ModelSerializer[SceneRevision]):
             "checks_passed",
             "checks_total",
             "thumbnail_url",
+            "render_url",
         ]
         read_only_fields = fields
 
@@ -87,9 +91,17 @@ class RevisionSummarySerializer(serializers.ModelSerializer[SceneRevision]):
         return len(_check_results(_report(revision)))
 
     def get_thumbnail_url(self, revision: SceneRevision) -> str | None:
+        """The small render for the history strip; null where the revision has none."""
         if not revision.thumbnail:
             return None
-        return export_url(revision, "png")
+        return reverse(
+            "studio-revision-thumbnail",
+            kwargs={"workspace_id": revision.workspace_id, "number": revision.number},
+        )
+
+    def get_render_url(self, revision: SceneRevision) -> str | None:
+        """The 1024 x 768 render (PNG export); null where the revision was never rendered."""
+        return export_url(revision, "png") if revision.thumbnail else None
 
 
 class RevisionSerializer(RevisionSummarySerializer):
@@ -110,8 +122,23 @@ class SceneSerializer(serializers.ModelSerializer[SceneRevision]):
         read_only_fields = fields
 
 
-class RevisionCreateSerializer(serializers.Serializer[Any]):
-    scene = serializers.JSONField(help_text="The whole scene, as GET revisions/{n} returns it.")
+REVISION_CREATE_SCHEMA = inline_serializer(
+    "RevisionCreate",
+    {
+        "scene": serializers.JSONField(
+            help_text=f"The whole scene, as GET revisions/{{n}} returns it: at most {MAX_OBJECTS} "
+            f"objects, {MAX_TRIANGLES:,} triangles and a {MAX_EXPORT_BYTES // 2**20} MB GLB "
+            "export."
+        ),
+        "source": serializers.CharField(
+            required=False,
+            max_length=MAX_SOURCE_CHARS,
+            help_text='What the edit did, e.g. "edit: moved chair", "edit: deleted lamp"; '
+            'stored as the revision\'s source ("edit: " is added where missing, "edit" alone '
+            "when omitted).",
+        ),
+    },
+)
 
 
 class MeshSerializer(serializers.ModelSerializer[UploadedMesh]):
@@ -197,23 +224,20 @@ class RevisionListView(APIView):
         return Response(RevisionSummarySerializer(revisions, many=True).data)
 
     @extend_schema(
-        request=RevisionCreateSerializer,
+        request=REVISION_CREATE_SCHEMA,
         responses={201: RevisionSerializer},
         summary="Store an edited scene as the next revision",
     )
     def post(self, request: Request, workspace_id: str) -> Response:
         workspace = studio_workspace(request, workspace_id)
-        data = request.data
-        scene = data.get("scene") if isinstance(data, dict) else None
+        data = request.data if isinstance(request.data, dict) else {}
+        scene = data.get("scene")
         if not isinstance(scene, dict):
             raise BadRequest('send {"scene": {...}}: the whole scene as a JSON object')
         try:
-            valid = scene_from_dict(scene)
-            exports.check_mesh_refs(workspace, scene)
-            resolver = exports.mesh_resolver(workspace)
-            for item in valid.objects:
-                object_mesh(item, resolve_mesh=resolver)  # every shape can be built
-            revision = revision_create(workspace=workspace, scene=valid, source="edit")
+            revision = revision_edit(
+                workspace=workspace, scene=scene, description=data.get("source")
+            )
         except SceneError as error:
             raise BadRequest(str(error)) from error
         return Response(RevisionSerializer(revision).data, status=status.HTTP_201_CREATED)
@@ -286,6 +310,25 @@ class RevisionExportView(APIView):
         return response
 
 
+class RevisionThumbnailView(APIView):
+    content_negotiation_class = _AnyAccept
+
+    @extend_schema(
+        responses={(200, "image/png"): OpenApiTypes.BINARY},
+        summary="The revision's thumbnail (the history strip's small render)",
+    )
+    def get(self, request: Request, workspace_id: str, number: str) -> HttpResponse:
+        workspace = studio_workspace(request, workspace_id)
+        revision = revision_or_404(workspace, number)
+        try:
+            data = exports.revision_thumbnail(revision)
+        except exports.NoRender as error:
+            raise NotFound(str(error)) from error
+        response = HttpResponse(data, content_type="image/png")
+        response["Cache-Control"] = "private, max-age=3600"
+        return response
+
+
 class DiffView(APIView):
     @extend_schema(
         parameters=[
@@ -305,6 +348,26 @@ class DiffView(APIView):
                 raise BadRequest(f"no revision {number} in this workspace")
             found[number] = revision
         return Response(diff_scenes(found[a].scene, found[b].scene).to_dict())
+
+
+class MaterialPresetsView(APIView):
+    @extend_schema(
+        responses=inline_serializer(
+            "MaterialPreset",
+            {
+                "name": serializers.CharField(),
+                "base_color": serializers.ListField(child=serializers.FloatField()),
+                "metallic": serializers.FloatField(),
+                "roughness": serializers.FloatField(),
+                "emissive": serializers.ListField(child=serializers.FloatField()),
+                "opacity": serializers.FloatField(),
+            },
+            many=True,
+        ),
+        summary="The named material presets (wood, gold, glass...) an object's material can use",
+    )
+    def get(self, request: Request) -> Response:
+        return Response([asdict(material) for material in PRESETS.values()])
 
 
 class MeshUploadView(APIView):

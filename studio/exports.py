@@ -6,6 +6,8 @@ loads such refs, only from the workspace's own uploads, for geometry, exports an
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -13,16 +15,18 @@ from typing import Any
 
 import trimesh
 from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils.text import slugify
 
 from agents.models import Workspace
 from studio.models import SceneRevision, UploadedMesh
+from studio.rendering.renderer import RenderUnavailable, png, render
 from studio.scene.export import scene_to_glb, scene_to_obj, scene_to_stl
-from studio.scene.geometry import MeshResolver
+from studio.scene.geometry import MeshResolver, object_matrix, object_mesh
 from studio.scene.mesh_import import FORMATS as MESH_FORMATS
 from studio.scene.mesh_import import MeshImportError, import_mesh
-from studio.scene.model import SceneError, scene_from_dict
+from studio.scene.model import SceneError, SceneObject, scene_from_dict
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_UPLOAD_FACES = 500_000
@@ -44,6 +48,7 @@ FORMATS: dict[str, ExportFormat] = {
     "stl": ExportFormat("stl", "model/stl", ".stl"),
     "png": ExportFormat("png", "image/png", ".png"),
 }
+RENDER_SIZE = (1024, 768)
 
 
 class NoRender(LookupError):
@@ -110,26 +115,77 @@ def export_filename(revision: SceneRevision, fmt: str) -> str:
 
 
 def revision_export(revision: SceneRevision, fmt: str) -> bytes:
-    """The revision's scene as GLB, OBJ + MTL (zip) or STL, or its render (PNG).
+    """The revision's scene as GLB, OBJ + MTL (zip) or STL, or its 1024 x 768 render (PNG).
 
-    SceneError says why a scene cannot be exported (no objects for OBJ/STL, a missing mesh);
-    NoRender when a PNG is asked of a revision that was never rendered.
+    Computed once per revision and kept (a revision never changes), so every download of it
+    is the same bytes. SceneError says why a scene cannot be exported (no objects for OBJ/STL,
+    a missing mesh); NoRender when a PNG is asked where no image can be rendered.
     """
-    if fmt == "png":
-        if not revision.thumbnail:
-            raise NoRender(f"revision {revision.number} has no render")
-        with revision.thumbnail.open("rb") as handle:
-            image: bytes = handle.read()
-        return image
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}")
+    path = export_path(revision, fmt)
+    if default_storage.exists(path):
+        with default_storage.open(path, "rb") as handle:
+            cached: bytes = handle.read()
+        return cached
+    data = _build_export(revision, fmt)
+    export_store(revision, fmt, data)
+    return data
+
+
+def export_store(revision: SceneRevision, fmt: str, data: bytes) -> None:
+    """Keep `data` as the revision's export in `fmt` (the first one stored wins)."""
+    path = export_path(revision, fmt)
+    if not default_storage.exists(path):
+        default_storage.save(path, ContentFile(data))
+
+
+def export_path(revision: SceneRevision, fmt: str) -> str:
+    """Where a revision's export is kept: named by the revision and a digest of its row and
+    scene, so a reused id (a re-made database, a re-made workspace) never meets an old file."""
+    identity = json.dumps(
+        [revision.pk, revision.number, revision.created_at.isoformat(), revision.scene],
+        sort_keys=True,
+        default=str,
+    )
+    digest = hashlib.sha256(identity.encode()).hexdigest()[:20]
+    return f"studio/exports/w{revision.workspace_id}/r{revision.number}-{digest}.{fmt}"
+
+
+def revision_thumbnail(revision: SceneRevision) -> bytes:
+    """The revision's small render for the history strip; NoRender where it has none."""
+    if not revision.thumbnail:
+        raise NoRender(f"revision {revision.number} has no render")
+    with revision.thumbnail.open("rb") as handle:
+        image: bytes = handle.read()
+    return image
+
+
+def _build_export(revision: SceneRevision, fmt: str) -> bytes:
     scene = scene_from_dict(revision.scene)
     resolver = mesh_resolver(revision.workspace)
+    if fmt == "png":
+        return _render_png(revision, resolver)
     if fmt == "glb":
         return scene_to_glb(scene, resolve_mesh=resolver)
     if fmt == "obj":
         return scene_to_obj(scene, resolve_mesh=resolver)
-    if fmt == "stl":
-        return scene_to_stl(scene, resolve_mesh=resolver)
-    raise ValueError(f"unknown export format {fmt!r}")
+    return scene_to_stl(scene, resolve_mesh=resolver)
+
+
+def _render_png(revision: SceneRevision, resolver: MeshResolver) -> bytes:
+    """A revision stored without its full render (an older round) is rendered on first ask."""
+    scene = scene_from_dict(revision.scene)
+
+    def mesh_for(obj: SceneObject) -> tuple[trimesh.Trimesh, Any]:
+        return object_mesh(obj, resolve_mesh=resolver), object_matrix(obj.transform)
+
+    width, height = RENDER_SIZE
+    try:
+        image = render(scene, mesh_for=mesh_for, width=width, height=height, segmentation=False)
+    except RenderUnavailable as error:
+        raise NoRender(f"revision {revision.number} has no render ({error})") from error
+    return png(image)
 
 
 def mesh_upload(*, workspace: Workspace, data: bytes, filename: str) -> UploadedMesh:

@@ -1,4 +1,8 @@
-"""Writes on scene revisions: record a round or an edit, revert to an earlier revision."""
+"""Writes on scene revisions: record a round, a person's edit, or a revert to an earlier one.
+
+Every revision a person makes (an edit, a revert) is checked and rendered like an agent round:
+its report holds the checks, it has a 1024 x 768 render and a thumbnail for the history strip.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,10 @@ from django.db import transaction
 from django.db.models import Max
 
 from agents.models import Run, Workspace
+from studio import exports
 from studio.models import SceneRevision
 from studio.scene.model import Scene, scene_from_dict
+from studio.user_edits import check_caps, edit_source, measure
 
 
 class RevisionError(ValueError):
@@ -25,8 +31,10 @@ def revision_create(
     run: Run | None = None,
     report: dict[str, Any] | None = None,
     thumbnail_png: bytes | None = None,
+    render_png: bytes | None = None,
 ) -> SceneRevision:
-    """Store the scene as the workspace's next revision (numbers are 1, 2, 3... per workspace)."""
+    """Store the scene as the workspace's next revision (numbers are 1, 2, 3... per workspace);
+    `render_png` is its full-size render, served as the PNG export."""
     valid = scene if isinstance(scene, Scene) else scene_from_dict(scene)
     with transaction.atomic():
         # Lock the workspace row so two writers never take the same number.
@@ -47,6 +55,32 @@ def revision_create(
             name = f"w{workspace.pk}-r{revision.number}.png"
             revision.thumbnail.save(name, ContentFile(thumbnail_png), save=False)
         revision.save()
+        if render_png:
+            exports.export_store(revision, "png", render_png)
+    return revision
+
+
+def revision_edit(
+    *, workspace: Workspace, scene: dict[str, Any], description: Any = None
+) -> SceneRevision:
+    """Validate a person's edited scene, check it as a round would, and store it.
+
+    SceneError (CapExceeded among them) says what is wrong; nothing is stored then."""
+    source = edit_source(description)
+    valid = scene_from_dict(scene)
+    exports.check_mesh_refs(workspace, scene)
+    resolver = exports.mesh_resolver(workspace)
+    glb = check_caps(valid, resolve_mesh=resolver)
+    measured = measure(valid, resolve_mesh=resolver)
+    revision = revision_create(
+        workspace=workspace,
+        scene=valid,
+        source=source,
+        report=measured.report,
+        thumbnail_png=measured.thumbnail,
+        render_png=measured.png,
+    )
+    exports.export_store(revision, "glb", glb)
     return revision
 
 
@@ -55,6 +89,23 @@ def revision_revert(*, workspace: Workspace, number: int) -> SceneRevision:
     old = SceneRevision.objects.filter(workspace=workspace).filter(number=number).first()
     if old is None:
         raise RevisionError(f"no revision {number} in this workspace")
+    thumbnail = exports.revision_thumbnail(old) if old.thumbnail else None
+    try:
+        render = exports.revision_export(old, "png") if thumbnail else None
+    except exports.NoRender:
+        render = None
+    report = old.report
+    if not thumbnail or not render:  # an old revision never rendered: render and check it now
+        measured = measure(
+            scene_from_dict(old.scene), resolve_mesh=exports.mesh_resolver(workspace)
+        )
+        thumbnail, render = measured.thumbnail or None, measured.png or None
+        report = old.report or measured.report
     return revision_create(
-        workspace=workspace, scene=old.scene, source=f"revert to {number}", report=old.report
+        workspace=workspace,
+        scene=old.scene,
+        source=f"revert to {number}",
+        report=report,
+        thumbnail_png=thumbnail,
+        render_png=render,
     )

@@ -144,6 +144,7 @@
     setStatus(status);
     progress.hidden = true;
     cancelButton.disabled = true;
+    cancelForm.hidden = true;  // a finished run has nothing to cancel
     const li = item(event, "end end-" + status);
     li.textContent = status === "succeeded" ? "Finished" : status + ": " + event.payload.message;
     connection.textContent = "run " + status;

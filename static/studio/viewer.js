@@ -6,13 +6,19 @@
 // light settings are copied onto the scene graph already shown, so the view does not flicker and
 // the camera stays where the person left it; otherwise the content is replaced.
 //
-// For tests: window.studioViewer = {revision, objectNames(), frames, lastUpdate}.
+// Objects can be selected and edited by hand (editor.js); each edit is a new revision.
+//
+// For tests: window.studioViewer = {revision, objectNames(), frames, lastUpdate, selected,
+// select(name), screenPosition(name)}.
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
+import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
+import { Editor } from "./editor.js";
 
-const FILL_INTENSITY = 0.5;  // a hemisphere fill, so a scene without lights is never black
-const ENVIRONMENT_INTENSITY = 0.35;  // soft sky reflections, so metals are not black either
+const FILL_INTENSITY = 0.3;   // a hemisphere fill, so a scene without lights is never black
+const ENVIRONMENT_INTENSITY = 0.3;   // room reflections, so metals read as metal, glass as glass
+const DIFF_DECIMALS = 3;  // millimetres, and colours to three places, in the compare list
 
 class ApiError extends Error {
   constructor(message, status) {
@@ -50,27 +56,24 @@ function el(tag, className, text) {
   return node;
 }
 
-// A soft sky (light above, warm dark below) as a prefiltered environment map.
-function skyEnvironment(renderer) {
+// Image-based light: three.js's room (a lit box with soft panels), prefiltered for PBR.
+function roomEnvironment(renderer) {
   const pmrem = new THREE.PMREMGenerator(renderer);
-  const geometry = new THREE.SphereGeometry(10, 32, 16);
-  const top = new THREE.Color(0xdfe7f2);
-  const bottom = new THREE.Color(0x2e2a26);
-  const position = geometry.attributes.position;
-  const colors = [];
-  for (let i = 0; i < position.count; i++) {
-    const color = bottom.clone().lerp(top, THREE.MathUtils.smoothstep(position.getY(i), -4, 6));
-    colors.push(color.r, color.g, color.b);
-  }
-  geometry.setAttribute("color", new THREE.Float32BufferAttribute(colors, 3));
-  const material = new THREE.MeshBasicMaterial({ side: THREE.BackSide, vertexColors: true });
-  const sky = new THREE.Scene();
-  sky.add(new THREE.Mesh(geometry, material));
-  const target = pmrem.fromScene(sky, 0.04);
+  const room = new RoomEnvironment();
+  const target = pmrem.fromScene(room, 0.04);
   pmrem.dispose();
-  geometry.dispose();
-  material.dispose();
+  room.dispose();
   return target.texture;
+}
+
+// Glass (KHR_materials_transmission): the transmission shows what is behind, so the material is
+// drawn opaque rather than alpha-blended on top of it.
+function useTransmission(material) {
+  if (!material.transmission) return;
+  material.transparent = false;
+  material.opacity = 1;
+  material.depthWrite = true;
+  material.thickness = material.thickness || 0.02;
 }
 
 // Objects of a loaded GLB by kind and original (unsanitised) glTF node name.
@@ -106,6 +109,7 @@ function sameGeometry(a, b) {
 
 function copyMaterial(target, source) {
   target.name = source.name;
+  if ("transmission" in source) target.transmission = source.transmission;
   target.color.copy(source.color);
   target.emissive.copy(source.emissive);
   target.metalness = source.metalness;
@@ -144,7 +148,7 @@ class View {
     this.renderer.toneMapping = THREE.NeutralToneMapping;
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color(0x0d0d0f);
-    this.scene.environment = skyEnvironment(this.renderer);
+    this.scene.environment = roomEnvironment(this.renderer);
     this.scene.environmentIntensity = ENVIRONMENT_INTENSITY;
     this.scene.add(new THREE.HemisphereLight(0xe8eeff, 0x3a3028, FILL_INTENSITY));
     this.camera = new THREE.PerspectiveCamera(50, 4 / 3, 0.05, 2000);
@@ -197,7 +201,9 @@ class View {
   show(gltf, scene, { resetView = false } = {}) {
     const incoming = gltf.scene;
     incoming.traverse(function (node) {
-      if (node.isMesh) node.material = node.material.clone();  // each object owns its material
+      if (!node.isMesh) return;
+      node.material = node.material.clone();  // each object owns its material
+      useTransmission(node.material);
     });
     let how = "replaced";
     if (this.content && sameKeys(nodesByName(this.content), nodesByName(incoming))) {
@@ -238,7 +244,13 @@ class View {
           node.geometry = source.geometry;
           source.geometry = new THREE.BufferGeometry();  // not disposed with `incoming`
         }
-        copyMaterial(node.material, source.material);
+        if (node.material.type === source.material.type) {
+          copyMaterial(node.material, source.material);
+        } else {  // glass to plastic or back: another kind of material, taken over whole
+          node.material.dispose();
+          node.material = source.material;
+          source.material = new THREE.MeshBasicMaterial();  // not disposed with `incoming`
+        }
       } else if (node.isLight) {
         copyLight(node, source);
       } else if (node.isCamera) {
@@ -252,7 +264,9 @@ class View {
   bounds() {
     const box = new THREE.Box3();
     this.content.traverse(function (node) {
-      if (node.isMesh && node.userData.name !== "ground") box.expandByObject(node);
+      if (!node.isMesh || !node.userData.name || node.userData.name === "ground") return;
+      if (!node.geometry.boundingBox) node.geometry.computeBoundingBox();
+      box.union(node.geometry.boundingBox.clone().applyMatrix4(node.matrixWorld));
     });
     if (box.isEmpty()) box.setFromCenterAndSize(new THREE.Vector3(0, 0.5, 0), new THREE.Vector3(1, 1, 1));
     return box;
@@ -263,7 +277,7 @@ class View {
     const radius = Math.max(sphere.radius, 0.25);
     const position = new THREE.Vector3(), target = new THREE.Vector3(), axis = new THREE.Vector3();
     this.content.traverse(function (node) {
-      if (node.isMesh) {
+      if (node.isMesh && !node.userData.outline) {
         node.castShadow = node.userData.name !== "ground";
         node.receiveShadow = true;
       }
@@ -351,7 +365,7 @@ function start(root) {
     shown: null, detail: null, latest: 0, revisions: [], ready: false, pending: 0,
     following: true, token: 0, lastUpdate: null, comparing: false, picks: [], compareToken: 0,
   };
-  let view = null, pair = null;
+  let view = null, pair = null, editor = null;
 
   function setStatus(text, kind) {
     status.textContent = text;
@@ -369,12 +383,50 @@ function start(root) {
     setStatus("3D view unavailable (no WebGL): " + error.message, "error");
   }
 
+  // A person's edit: the whole scene and what changed, stored as the next revision and shown.
+  async function submitEdit(scene, source) {
+    const response = await request(api + "revisions", {
+      method: "POST",
+      headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ scene, source }),
+    });
+    const created = await response.json();
+    state.latest = Math.max(state.latest, created.number);
+    state.following = true;
+    await refreshHistory();
+    await show(created.number);
+    return created;
+  }
+
+  if (view) {
+    editor = new Editor({
+      view, root,
+      getScene: () => (state.detail ? state.detail.scene : { objects: [] }),
+      submit: submitEdit,
+      reload: () => (state.shown !== null ? show(state.shown) : Promise.resolve()),
+      setStatus,
+      materialsUrl: root.dataset.materials,
+    });
+  }
+
   window.studioViewer = {
     get revision() { return state.shown; },
     get frames() { return view ? view.frames : 0; },
     get lastUpdate() { return state.lastUpdate; },
+    get selected() { return editor ? editor.selected : null; },
+    get busy() { return editor ? editor.busy : false; },
     objectNames() { return view ? view.objectNames() : []; },
     show(number) { return show(number); },
+    select(name) { if (editor) editor.select(name); },
+    screenPosition(name) { return editor ? editor.screenPosition(name) : null; },
+    materialOf(name) {
+      const mesh = editor ? editor.meshNamed(name) : null;
+      if (!mesh) return null;
+      const m = mesh.material;
+      return { type: m.type, metalness: m.metalness, roughness: m.roughness,
+        transmission: m.transmission || 0, transparent: m.transparent };
+    },
+    get hasEnvironment() { return Boolean(view && view.scene.environment); },
   };
 
   async function revisionFiles(number) {
@@ -396,6 +448,7 @@ function start(root) {
       if (view) state.lastUpdate = view.show(gltf, detail.scene);
       state.shown = number;
       state.detail = detail;
+      if (editor) editor.refresh();
       empty.hidden = true;
       const verdict = detail.passed === true ? " · checks passed"
         : detail.passed === false ? " · " + detail.checks_passed + "/" + detail.checks_total + " checks passed" : "";
@@ -522,17 +575,25 @@ function start(root) {
     compareButton.textContent = state.comparing ? "Done comparing" : "Compare";
     compareButton.setAttribute("aria-pressed", String(state.comparing));
     state.picks = state.comparing && state.shown !== null ? [state.shown] : [];
-    compareHint.textContent = "Pick two revisions in the strip above.";
     diffList.replaceChildren();
     markStrip();
+    pickHint();
   });
+
+  // What the person still has to do; nothing is asked once two revisions are picked.
+  function pickHint() {
+    const count = state.picks.length;
+    compareHint.textContent = count === 0 ? "Pick two revisions in the strip above."
+      : count === 1 ? "Revision " + state.picks[0] + " picked: pick one more in the strip to compare."
+      : compareHint.textContent;
+  }
 
   function pick(number) {
     if (state.picks.includes(number)) state.picks = state.picks.filter((n) => n !== number);
     else state.picks = [...state.picks, number].slice(-2);
     markStrip();
     if (state.picks.length === 2) compare();
-    else compareHint.textContent = "Pick one more revision to compare.";
+    else { state.compareToken += 1; pickHint(); }
   }
 
   async function compare() {
@@ -557,8 +618,19 @@ function start(root) {
     }
   }
 
+  function rounded(value) {
+    if (typeof value === "number") return Number(value.toFixed(DIFF_DECIMALS));
+    if (Array.isArray(value)) return value.map(rounded);
+    if (value && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rounded(item)]));
+    }
+    return value;
+  }
+
   function showValue(value) {
-    return typeof value === "string" ? value : JSON.stringify(value);
+    if (typeof value === "string") return value;
+    const text = JSON.stringify(rounded(value));
+    return Array.isArray(value) ? text.replace(/,/g, ", ") : text;
   }
 
   function renderDiff(diff) {

@@ -28,6 +28,8 @@ from studio.scene.transforms import look_at_rotation, quaternion_xyzw, rotation_
 
 GROUND_MATERIAL = Material("ground", (0.42, 0.42, 0.4), 0.0, 0.9)
 LIGHTS_EXTENSION = "KHR_lights_punctual"
+TRANSMISSION_EXTENSION = "KHR_materials_transmission"
+GLASS_NAMES = frozenset({"glass"})
 CAMERA_ZNEAR = 0.05
 GENERATOR = "agentworks studio"
 
@@ -54,7 +56,9 @@ def scene_to_glb(scene: Scene, *, resolve_mesh: MeshResolver | None = None) -> b
             node["rotation"] = quaternion_xyzw(rotation_matrix(transform.rotation))
         if transform.scale != (1.0, 1.0, 1.0):
             node["scale"] = list(transform.scale)
-        node["extras"] = _extras(obj.physics, obj.category, obj.shape.kind)
+        node["extras"] = _extras(obj.physics, obj.category, obj.shape.kind) | {
+            "size_stated": obj.size_stated
+        }
         gltf.add_node(node)
     if scene.ground:
         mesh_index = gltf.add_mesh("ground", ground_mesh(scene), GROUND_MATERIAL)
@@ -188,9 +192,23 @@ class _GltfBuilder:
                 "emissiveFactor": list(material.emissive),
                 "alphaMode": "BLEND" if material.opacity < 1 else "OPAQUE",
             }
+            transmission = transmission_factor(material)
+            if transmission > 0:
+                # Viewers that know the extension show glass; the others keep the alpha blend.
+                entry["extensions"] = {TRANSMISSION_EXTENSION: {"transmissionFactor": transmission}}
+                used = self.document.setdefault("extensionsUsed", [])
+                if TRANSMISSION_EXTENSION not in used:
+                    used.append(TRANSMISSION_EXTENSION)
             self.document["materials"].append(entry)
             self._materials[material] = len(self.document["materials"]) - 1
         return self._materials[material]
+
+
+def transmission_factor(material: Material) -> float:
+    """How much light passes through: all of it for glass, else what opacity leaves."""
+    if material.name.strip().lower() in GLASS_NAMES:
+        return 1.0
+    return round(1.0 - material.opacity, 6) if material.opacity < 1 else 0.0
 
 
 def _extras(physics: Physics, category: str, kind: str) -> dict[str, Any]:

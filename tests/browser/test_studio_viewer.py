@@ -156,7 +156,7 @@ def test_viewer_draws_the_scene_and_follows_a_round(page, app: Stack, tmp_path: 
     assert page.get_attribute("#sv-downloads a[data-fmt=glb]", "href") == (
         f"/api/v1/studio/workspaces/{workspace}/revisions/1/export.glb"
     )
-    assert page.is_hidden("#sv-downloads a[data-fmt=png]")  # an edit has no render
+    assert page.is_visible("#sv-downloads a[data-fmt=png]")  # an edit is rendered too
     save_screenshot(page, tmp_path, "studio-viewer-r1")
 
     assert post_scene(page, workspace, with_crate_at([-0.2, 0.3, -1.0])) == 2
@@ -184,14 +184,16 @@ def test_the_timeline_passes_each_event_to_the_page(page, app: Stack) -> None:
     sign_up_and_open_workspace(page, "Sums", "studio")
     page.fill("#id_prompt", "what is 17*23+4 and 2**10")
     page.click("#ask-form button[type=submit]")
-    page.wait_for_selector("#run[data-status=succeeded]")
+    # Not a scene request: the run ends (an honest failure: nothing was built), either way.
+    page.wait_for_selector("#run:is([data-status=succeeded], [data-status=failed])")
 
     events = page.evaluate("window.__runEvents")
     seqs = [event["seq"] for event in events]
     assert seqs == sorted(set(seqs)) and seqs[0] == 1, seqs
     assert len(events) == int(page.get_attribute("#run", "data-last-seq") or 0)
     types = [event["type"] for event in events]
-    assert types[0] == "run.started" and types[-1] == "run.finished" and "tool.call" in types
+    assert types[0] == "run.started" and types[-1] in ("run.finished", "run.failed")
+    assert "tool.call" in types
     assert all(isinstance(event["payload"], dict) for event in events)
     assert page.inner_text("#sv-status") == "no scene yet"  # the viewer took them in its stride
     assert not problems(page), problems(page)
@@ -210,7 +212,7 @@ def test_history_compare_revert_and_uploads(page, app: Stack, tmp_path: Path) ->
         arg=thumbnail,
     )
     assert page.inner_text("#sv-history button.sv-rev[data-number='2'] .sv-badge.sv-fail") == "fail"
-    assert page.is_hidden("#sv-history button.sv-rev[data-number='1'] img")  # an edit: no render
+    assert page.is_visible("#sv-history button.sv-rev[data-number='1'] img")  # edits render too
     assert "0/1 checks passed" in page.inner_text("#sv-status")
     png = page.request.get(page.get_attribute("#sv-downloads a[data-fmt=png]", "href"))
     assert png.status == 200 and png.headers["content-type"] == "image/png"

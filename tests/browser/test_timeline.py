@@ -40,7 +40,7 @@ def test_run_streams_into_timeline_and_survives_reload(page, app: Stack, tmp_pat
     final = page.inner_text("#timeline li.message.final")
     assert "395" in final and "1024" in final, final
     assert page.inner_text("#run-status") == "succeeded"
-    assert page.is_disabled("#cancel-button")
+    assert page.is_hidden("#cancel-button")  # a finished run shows no Cancel
     seqs, results = timeline_seqs(page)
     last_seq = int(page.get_attribute("#run", "data-last-seq") or 0)
     assert sorted(seqs + results) == list(range(1, last_seq + 1))
@@ -87,7 +87,7 @@ def test_cancel_a_slow_run_from_the_page(page, app: Stack, tmp_path: Path) -> No
 
     page.wait_for_selector("#run[data-status=cancelled]", timeout=20_000)
     assert page.inner_text("#run-status") == "cancelled"
-    assert page.is_disabled("#cancel-button")
+    assert page.is_hidden("#cancel-button")  # a finished run shows no Cancel
     end = page.inner_text("#timeline li.end")
     assert end.startswith("cancelled"), end
     assert steps_before_cancel <= page.locator("#timeline li.event.tool").count() < 200

@@ -116,19 +116,30 @@ def test_every_module_the_viewer_pulls_in_is_served(alice, make_workspace):
             pending.append(resolve(specifier, url))
     assert "/static/vendor/three/build/three.core.js" in seen
     assert "/static/vendor/three/examples/jsm/utils/SkeletonUtils.js" in seen
+    assert "/static/vendor/three/examples/jsm/controls/TransformControls.js" in seen
+    assert "/static/vendor/three/examples/jsm/environments/RoomEnvironment.js" in seen
 
 
 def test_the_viewer_script_imports_only_mapped_or_relative_modules():
     from django.conf import settings
 
-    script = (settings.BASE_DIR / "static" / "studio" / "viewer.js").read_text()
+    folder = settings.BASE_DIR / "static" / "studio"
+    script = (folder / "viewer.js").read_text()
     imported = re.findall(r'^import .*? from "([^"]+)";', script, re.M)
     assert imported == [
         "three",
         "three/addons/controls/OrbitControls.js",
         "three/addons/loaders/GLTFLoader.js",
+        "three/addons/environments/RoomEnvironment.js",
+        "./editor.js",
     ]
-    assert "http://" not in script and "https://" not in script
+    editor = (folder / "editor.js").read_text()
+    assert re.findall(r'^import .*? from "([^"]+)";', editor, re.M) == [
+        "three",
+        "three/addons/controls/TransformControls.js",
+    ]
+    for source in (script, editor):
+        assert "http://" not in source and "https://" not in source
 
 
 def test_a_finance_workspace_page_has_no_viewer(alice, make_workspace):

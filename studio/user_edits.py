@@ -1,0 +1,116 @@
+"""A person's edit of a scene: its source line, its size caps, and the checks every revision gets.
+
+Plain domain code (no Django): the service layer calls it with a mesh resolver. An edit is checked
+like an agent round (exposure and framing on a 1024 x 768 render, then the physics checks) but
+nothing is adjusted: the person's scene is stored as they made it, with the report beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trimesh
+
+from studio.physics import run_checks
+from studio.refinement import measure_round
+from studio.rendering.renderer import RenderUnavailable
+from studio.scene.export import scene_to_glb
+from studio.scene.geometry import object_mesh, world_mesh
+from studio.scene.model import Scene, SceneError
+
+MeshResolver = Callable[[str], trimesh.Trimesh]
+
+MAX_OBJECTS = 200
+MAX_TRIANGLES = 1_000_000
+MAX_EXPORT_BYTES = 64 * 1024 * 1024
+MAX_SOURCE_CHARS = 80
+RENDER_SIZE = (1024, 768)
+
+EDIT_PREFIX = "edit"
+_SOURCE = re.compile(r"^[\w .,:;'()+\-/#&]*$")
+
+
+class CapExceeded(SceneError):
+    """An edited scene over one of the caps (objects, triangles, export size)."""
+
+
+@dataclass
+class Measured:
+    """The checks of a scene as stored on its revision, and its render."""
+
+    report: dict[str, Any]
+    png: bytes = b""
+    thumbnail: bytes = b""
+    notes: list[str] = field(default_factory=list)
+
+
+def edit_source(description: Any) -> str:
+    """The revision source of an edit: "edit" or "edit: <what>" ("edit: moved chair").
+
+    SceneError when the description is not a short line of plain text."""
+    if description is None or description == "":
+        return EDIT_PREFIX
+    if not isinstance(description, str):
+        raise SceneError("source must be a short text such as 'edit: moved chair'")
+    text = " ".join(description.split())
+    if len(text) > MAX_SOURCE_CHARS:
+        raise SceneError(f"source must be at most {MAX_SOURCE_CHARS} characters")
+    if not _SOURCE.match(text):
+        raise SceneError("source may hold letters, digits, spaces and simple punctuation only")
+    what = text.removeprefix(EDIT_PREFIX).lstrip(" :").strip()
+    return f"{EDIT_PREFIX}: {what}" if what else EDIT_PREFIX
+
+
+def check_caps(scene: Scene, *, resolve_mesh: MeshResolver | None = None) -> bytes:
+    """Build every object (SceneError if one cannot be), enforce the caps, and return the GLB,
+    which the caller may keep as the revision's cached export."""
+    if len(scene.objects) > MAX_OBJECTS:
+        raise CapExceeded(
+            f"the scene has {len(scene.objects)} objects; an edit may have at most {MAX_OBJECTS}"
+        )
+    triangles = sum(
+        len(object_mesh(item, resolve_mesh=resolve_mesh).faces) for item in scene.objects
+    )
+    if triangles > MAX_TRIANGLES:
+        raise CapExceeded(
+            f"the scene has {triangles:,} triangles; an edit may have at most {MAX_TRIANGLES:,}"
+        )
+    glb = scene_to_glb(scene, resolve_mesh=resolve_mesh)
+    if len(glb) > MAX_EXPORT_BYTES:
+        megabytes = MAX_EXPORT_BYTES // 2**20
+        raise CapExceeded(
+            f"the scene's GLB export would be {len(glb) / 2**20:.1f} MB; the cap is {megabytes} MB"
+        )
+    return glb
+
+
+def measure(scene: Scene, *, resolve_mesh: MeshResolver | None = None) -> Measured:
+    """Render the scene at 1024 x 768 and run the studio's checks, adjusting nothing.
+
+    The report has the shape of an agent round's summary (`passed`, `checks`, `changes`). Where
+    no GL context can be made the physics checks still run and a note says why there is no image.
+    """
+    measured = Measured(report={})
+    try:
+        width, height = RENDER_SIZE
+        result, _ = measure_round(scene, 0, resolve_mesh=resolve_mesh, width=width, height=height)
+    except RenderUnavailable as error:
+        measured.notes.append(f"not rendered: {error}")
+        physics = run_checks(scene, lambda obj: world_mesh(obj, resolve_mesh=resolve_mesh))
+        checks = {
+            name: {"passed": report.passed, "value": report.value, "reasons": report.reasons[:5]}
+            for name, report in physics.items()
+        }
+    else:
+        checks = result.checks
+        measured.png, measured.thumbnail = result.png, result.thumbnail
+    measured.report = {
+        "passed": all(check["passed"] for check in checks.values()),
+        "checks": checks,
+        "changes": [],
+        **({"notes": measured.notes} if measured.notes else {}),
+    }
+    return measured
