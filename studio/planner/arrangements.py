@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from studio.planner.uploads import current_resolver
 from studio.scene.geometry import object_bounds
 from studio.scene.model import Scene
 
@@ -26,13 +27,13 @@ def spacing(width: float) -> float:
 
 
 def bounds(scene: Scene, name: str) -> np.ndarray:
-    return object_bounds(scene.object(name))
+    return object_bounds(scene.object(name), resolve_mesh=current_resolver())
 
 
 def move(scene: Scene, name: str, x: float, bottom: float, z: float) -> Scene:
     """Put the object's footprint centre at (x, z) and its lowest point at `bottom`."""
     item = scene.object(name)
-    low, high = object_bounds(item)
+    low, high = object_bounds(item, resolve_mesh=current_resolver())
     tx, ty, tz = item.transform.translation
     dx = x - (low[0] + high[0]) / 2
     dy = bottom - low[1]

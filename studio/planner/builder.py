@@ -25,6 +25,7 @@ from studio.planner.lighting import AREA_NOTE
 from studio.planner.lights import lights_for, linear_colour
 from studio.planner.shapes import spec_shape
 from studio.planner.specs import LightingSpec, ObjectSpec, ParsedRequest, RelationSpec
+from studio.planner.uploads import Uploads, as_mesh, current_resolver, stand_in
 from studio.scene.geometry import object_bounds, world_bounds
 from studio.scene.materials import DENSITY, preset
 from studio.scene.model import (
@@ -33,6 +34,7 @@ from studio.scene.model import (
     Physics,
     Scene,
     SceneObject,
+    Shape,
     Transform,
 )
 
@@ -63,13 +65,24 @@ class Built:
     """Object names made for each parsed object spec, in order."""
 
 
-def build_scene(parsed: ParsedRequest) -> Built:
-    """A complete first scene for the request (the refinement rounds then check and adjust it)."""
+def build_scene(parsed: ParsedRequest, uploads: Uploads | None = None) -> Built:
+    """A complete first scene for the request (the refinement rounds then check and adjust it).
+
+    Objects read as uploads (`spec.upload`) are the workspace's meshes from `uploads`: laid out
+    as boxes of their bounds, then swapped for the mesh itself."""
     built = Built(scene=Scene(), notes=list(parsed.notes))
+    meshes: dict[str, tuple[str, float]] = {}  # object name -> (upload noun, scale)
     for spec in parsed.objects:
         names = []
+        upload = uploads.by_key.get(spec.upload) if uploads and spec.upload else None
+        scale, note = upload.scale(spec.sizes) if upload else (1.0, "")
+        if note and note not in built.notes:
+            built.notes.append(note)
         for copy in range(spec.count):
             item = _object(spec, _name(spec, copy, built.scene))
+            if upload is not None:
+                item = replace(item, shape=stand_in(upload, scale))
+                meshes[item.name] = (upload.key, scale)
             built.scene = built.scene.with_object(item)
             names.append(item.name)
         built.names.append(names)
@@ -79,6 +92,11 @@ def build_scene(parsed: ParsedRequest) -> Built:
         built.notes.append(AREA_NOTE)
     built.scene = replace(built.scene, lights=lights_for(lighting, built.scene))
     built.scene = replace(built.scene, camera=camera_for(built.scene))
+    if uploads is not None:
+        for name, (key, scale) in meshes.items():
+            built.scene = built.scene.with_object(
+                as_mesh(built.scene.object(name), uploads.by_key[key], scale)
+            )
     if parsed.unknown:
         built.notes.append(
             f"not in my catalogue of {len(CATALOGUE)} objects, so not built: "
@@ -109,14 +127,17 @@ def place(scene: Scene, name: str, relation: str, target: str) -> Scene:
 
 def _name(spec: ObjectSpec, copy: int, scene: Scene) -> str:
     taken = {item.name for item in scene.objects}
-    base = spec.noun if spec.count == 1 else f"{spec.noun}-{copy + 1}"
+    noun = spec.noun.replace(" ", "-")  # an upload's noun may have words ("chair model")
+    base = noun if spec.count == 1 else f"{noun}-{copy + 1}"
     name, number = base, 2
     while name in taken:
-        name, number = f"{spec.noun}-{number}", number + 1
+        name, number = f"{noun}-{number}", number + 1
     return name
 
 
 def _object(spec: ObjectSpec, name: str) -> SceneObject:
+    if spec.upload:
+        return _uploaded(spec, name)
     noun = CATALOGUE[spec.noun]
     shape, _ = spec_shape(spec)
     material_word = spec.material or noun.material
@@ -135,6 +156,25 @@ def _object(spec: ObjectSpec, name: str) -> SceneObject:
         name,
         shape,
         lying,
+        material=material,
+        physics=physics,
+        category=spec.noun,
+        size_stated=spec.size_stated,
+    )
+
+
+def _uploaded(spec: ObjectSpec, name: str) -> SceneObject:
+    """An upload's object before its shape is known: material and colour as asked, static (its
+    mesh collides as its convex hull)."""
+    material = preset(spec.material) if spec.material else Material()
+    if spec.colour is not None:
+        colour = linear_colour(spec.colour)
+        material = replace(material, base_color=colour, name=f"{material.name} {spec.colour_word}")
+    physics = Physics(dynamic=False, density=DENSITY.get(spec.material, 500.0), collision="convex")
+    return SceneObject(
+        name,
+        Shape("box", {"size": [0.1, 0.1, 0.1]}),
+        Transform(),
         material=material,
         physics=physics,
         category=spec.noun,
@@ -256,7 +296,8 @@ def _on(built: Built, spec: ObjectSpec, names: list[str], kind: str, targets: li
     target = targets[0]
     low, high = bounds(built.scene, target)
     top = float(high[1])
-    floor = CATALOGUE[built.scene.object(target).category].floor
+    category = CATALOGUE.get(built.scene.object(target).category)
+    floor = category.floor if category is not None else None
     if kind == "on" and floor is not None and float(high[1] - low[1]) < SHALLOW:
         kind = "inside"  # on a tray is in it
     if kind == "inside":
@@ -301,12 +342,12 @@ def _clearance(scene: Scene, name: str) -> float:
     """Free height under an object (a table's top minus its legs' share), 0 for solid shapes."""
     item = scene.object(name)
     share = CATALOGUE[item.category].clearance if item.category in CATALOGUE else 0.0
-    low, high = object_bounds(item)
+    low, high = object_bounds(item, resolve_mesh=current_resolver())
     return share * float(high[1] - low[1]) - 0.005 if share else 0.0
 
 
 def _centre(built: Built) -> None:
-    extent = world_bounds(built.scene)
+    extent = world_bounds(built.scene, resolve_mesh=current_resolver())
     if extent is None:
         return
     dx = -(extent[0][0] + extent[1][0]) / 2
@@ -322,7 +363,7 @@ def _centre(built: Built) -> None:
 def camera_for(scene: Scene, *, margin: float = 1.25) -> Camera:
     """A three-quarter view that fits the scene's bounding sphere in the frame."""
     camera = Camera()
-    extent = world_bounds(scene)
+    extent = world_bounds(scene, resolve_mesh=current_resolver())
     if extent is None:
         return camera
     centre = extent.mean(axis=0)

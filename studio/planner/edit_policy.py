@@ -8,11 +8,13 @@ the first user message that is not context.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from agents.registry import CONTEXT_NAME, CONTEXT_TURN
 from agents.runtime import Decision, PolicyInput, answer_decision, call_decision, result_object
-from studio.planner.edits import STATE_LABEL, EditPlan
+from studio.planner.catalogue import _plurals
+from studio.planner.edits import STATE_LABEL, UPLOADS_LABEL, EditPlan
 
 
 def request_text(context: PolicyInput) -> str:
@@ -39,6 +41,25 @@ def scene_state(context: PolicyInput) -> dict[str, Any] | None:
             content = str(message.get("content") or "")
             return result_object(content[content.find("{") :]) if "{" in content else None
     return None
+
+
+def upload_words(context: PolicyInput) -> dict[str, str]:
+    """Word forms of the workspace's uploaded meshes ("duck", "ducks") -> noun, from the uploads
+    message the run started with (empty where there is none)."""
+    for message in context.messages:
+        if message.get("name") == UPLOADS_LABEL:
+            content = str(message.get("content") or "")
+            try:
+                listed = json.loads(content[content.find("[") :]) if "[" in content else []
+            except ValueError:
+                return {}
+            words: dict[str, str] = {}
+            for item in listed if isinstance(listed, list) else []:
+                noun = str(item.get("noun") or "") if isinstance(item, dict) else ""
+                for form in (noun, *_plurals(noun)) if noun else ():
+                    words.setdefault(form, noun)
+            return words
+    return {}
 
 
 def _is_context(message: dict[str, Any]) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -21,7 +22,9 @@ from studio.planner.references import (
     PRONOUNS_MANY,
     PRONOUNS_ONE,
     Scope,
+    extra_nouns,
     is_plural,
+    is_upload,
     noun_key,
     resolve,
     scope_for,
@@ -54,6 +57,8 @@ UNIT_WORDS += ("in", "inch", "inches", "ft", "foot", "feet")
 UNITS_M = {word: metres for word in UNIT_WORDS if (metres := unit_metres(word)) is not None}
 STATE_LABEL = f"{CONTEXT_NAME}-state"
 """The name of the message holding the scene summary (see studio.tools.conversation)."""
+UPLOADS_LABEL = f"{CONTEXT_NAME}-uploads"
+"""The name of the message listing the workspace's uploaded meshes."""
 
 TOKEN = re.compile(r"#[0-9a-f]{6}\b|\d+(?:\.\d+)?|[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[,;.?!:]")
 START_OVER = re.compile(
@@ -179,8 +184,19 @@ def words_of(text: str) -> list[str]:
     return TOKEN.findall(text.lower().replace("\u2019", "'"))
 
 
-def plan_edits(request: str, state: dict[str, Any], previous_requests: list[str]) -> EditPlan:
-    """The edits a follow-up request asks for on the scene described by `state`."""
+def plan_edits(
+    request: str,
+    state: dict[str, Any],
+    previous_requests: list[str],
+    uploads: Mapping[str, str] | None = None,
+) -> EditPlan:
+    """The edits a follow-up request asks for on the scene described by `state`; `uploads` maps
+    the workspace's uploaded meshes' word forms to their nouns ("bunnies" -> "bunny")."""
+    with extra_nouns(uploads or {}):
+        return _plan_edits(request, state, previous_requests)
+
+
+def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str]) -> EditPlan:
     text = " ".join(request.lower().split())
     if over := START_OVER.search(text):
         rest = (text[: over.start()] + " " + text[over.end() :]).strip(" ,:;.-!")
@@ -222,7 +238,18 @@ def plan_edits(request: str, state: dict[str, Any], previous_requests: list[str]
     _move(text, words, mentions, targets, scope, plan)
     _resize(text, words, targets, scope, plan)
     _restyle(words, mentions, targets, scope, plan)
+    _missing_uploads(words, scope, plan)
     return plan
+
+
+def _missing_uploads(words: list[str], scope: Scope, plan: EditPlan) -> None:
+    """'my teapot' where no teapot was uploaded (nor is one in the scene): said plainly."""
+    for before, word in itertools.pairwise(words):
+        if before not in ("my", "uploaded") or not word.isalpha() or is_upload(word):
+            continue
+        if noun_key(word) or word in scope.names() or scope.of_kind(word):
+            continue
+        plan.notes.append(f"there is no uploaded mesh named {word!r} in this workspace")
 
 
 # --- mentions: which words name objects, and whether each is new or already there -------------
@@ -265,11 +292,14 @@ def _mentions(words: list[str], scope: Scope) -> list[Mention]:
         kind = noun_key(word)
         there = bool(scope.of_kind(word)) if kind else existing
         new = False
+        mine = determiner in ("my", "uploaded") or "uploaded" in modifiers
         if not existing and (kind or is_one):
             if determiner in ("another", "more", "extra", "new", "additional") or (
                 is_one and determiner in INDEFINITE
             ):
                 new = True
+            elif mine and is_upload(word) and not there:
+                new = True  # "add my bunny": the upload, not yet in the scene
             elif determiner in INDEFINITE or not determiner:
                 several = determiner in COUNTS and determiner not in ("a", "an")
                 new = not there or adding or several
@@ -356,9 +386,10 @@ def _add(
     if not noun:
         plan.notes.append(f"I did not know what to add for {mention.head!r}")
         return
-    description = " ".join(
-        [str(count) if count > 1 else "a", *loose, *_style_words(mention.modifiers), noun]
-    )
+    article = str(count) if count > 1 else "a"
+    if is_upload(mention.head):  # "my bunny": the upload wins over a catalogue noun
+        article = f"{count} of my" if count > 1 else "my"
+    description = " ".join([article, *loose, *_style_words(mention.modifiers), noun])
     arguments = {"description": description, **where}
     says = f"added {description}" + (
         f" {where['relation'].replace('_', ' ')} {where['target']}" if where else ""

@@ -29,6 +29,9 @@ Reusable pieces: `numbers.parse_count`, `numbers.parse_length`, `catalogue.match
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 from studio.planner import lighting as light_words
 from studio.planner import vocabulary
 from studio.planner.catalogue import CATALOGUE, match_noun, match_phrase
@@ -51,6 +54,7 @@ from studio.planner.specs import (
     RelationSpec,
     Srgb,
 )
+from studio.planner.uploads import MARKS, TRAILING
 from studio.planner.vocabulary import FILLER, GROUP_NOUNS
 
 PRONOUNS = {"it", "them", "that", "this", "top", "one"}
@@ -61,12 +65,20 @@ SHARED = {"on", "inside", "under", "next_to", "left_of", "right_of", "in_front_o
 JOINERS = {"and", "with", "of", "made", "in", "then", "plus"}
 
 
-def parse_request(text: str) -> ParsedRequest:
+def parse_request(text: str, extra_nouns: Mapping[str, str] | None = None) -> ParsedRequest:
     """Parse a request; raise GrammarError when it names no object at all, or asks for a count or
-    size that cannot be built."""
+    size that cannot be built.
+
+    `extra_nouns` maps more word forms to nouns (a workspace's uploaded meshes: "ducks" ->
+    "duck", "duck.glb" -> "duck"); objects read from them carry `upload` = the noun. Such a noun
+    wins over a catalogue one only after "my" / "uploaded" or as the file name."""
     parsed = ParsedRequest()
+    extra = {word.lower(): key for word, key in (extra_nouns or {}).items()}
+    for word, key in extra.items():
+        if "." in word:  # the exact file name: the upload, whatever the catalogue has
+            text = re.sub(re.escape(word), f" uploaded {key} ", text, flags=re.IGNORECASE)
     words = apply_corrections(tokens(text))
-    reader = _Reader(parsed)
+    reader = _Reader(parsed, {w: k for w, k in extra.items() if "." not in w})
     try:
         for clause in _clauses(words):
             reader.clause(clause)
@@ -74,7 +86,7 @@ def parse_request(text: str) -> ParsedRequest:
         _one_per_side(parsed)
         for spec in parsed.objects:
             check_count(spec.noun, spec.count)
-            parsed.notes += check_sizes(spec.noun, spec.sizes)
+            parsed.notes += check_sizes(spec.noun, spec.sizes, upload=bool(spec.upload))
     except QuantityError as error:
         raise GrammarError(str(error)) from error
     if not parsed.objects:
@@ -97,6 +109,8 @@ def _open_containers(parsed: ParsedRequest) -> None:
     """An open box, or a box something goes inside, is modelled open (its catalogue variant)."""
     inside = {relation.target for relation in parsed.relations if relation.kind == "inside"}
     for index, spec in enumerate(parsed.objects):
+        if spec.upload:
+            continue
         variant = CATALOGUE[spec.noun].open
         if variant and (spec.open or index in inside):
             if not spec.open:
@@ -127,8 +141,10 @@ def _clauses(words: list[str]) -> list[list[str]]:
 class _Reader:
     """Reads clauses left to right, keeping what the next clause may refer to."""
 
-    def __init__(self, parsed: ParsedRequest) -> None:
+    def __init__(self, parsed: ParsedRequest, extra: Mapping[str, str] | None = None) -> None:
         self.parsed = parsed
+        self.extra = dict(extra or {})
+        self.longest = max((len(word.split(" ")) for word in self.extra), default=0)
 
     def clause(self, words: list[str]) -> None:
         parsed = self.parsed
@@ -205,6 +221,8 @@ class _Reader:
                 if current is None:
                     parsed.objects.append(pending.object(key))
                     current = len(parsed.objects) - 1
+                    if self._upload_at(words, index) == noun and self._is_upload(words, index):
+                        parsed.objects[current].upload = key
                 if fronted is not None and current != fronted[1]:
                     parsed.relations.append(RelationSpec(current, fronted[0], fronted[1]))
                     fronted = None
@@ -236,7 +254,7 @@ class _Reader:
                 continue
             if word == "with":
                 listed = []
-            if word not in FILLER and word not in JOINERS:
+            if word not in FILLER and word not in JOINERS and word not in MARKS:
                 if not pending.empty() and word.isalpha() and not _next_is_noun(words, index):
                     self.parsed.unknown.append(word)
                     pending = Pending()
@@ -256,8 +274,12 @@ class _Reader:
             parsed.unparsed.append(" ".join(words))  # attributes with no object to carry them
 
     def _noun_at(self, words: list[str], index: int) -> tuple[str, int] | None:
+        upload = self._upload_at(words, index)
+        if upload is not None and self._is_upload(words, index):
+            return upload
         phrase = match_phrase(words, index)
         if phrase is not None:
+            self._no_upload(words, index, phrase[1], phrase[0])
             return phrase
         word = words[index]
         if word in KNOWN_WORDS or read_number(words, index) or read_relation(words, index):
@@ -265,7 +287,39 @@ class _Reader:
         if light_words.is_light_word(word) or unit_metres(word) is not None:
             return None
         key = match_noun(word)
+        if key is None and word.isalpha() and _marked(words, index):
+            self._no_upload(words, index, 1, "")
         return None if key is None else (key, 1)
+
+    def _upload_at(self, words: list[str], index: int) -> tuple[str, int] | None:
+        """The uploaded mesh named at words[index] (longest name first), with a trailing
+        'model' / 'mesh' taken along."""
+        for length in range(self.longest, 0, -1):
+            phrase = " ".join(words[index : index + length])
+            if len(phrase.split(" ")) == length and phrase in self.extra:
+                end = index + length
+                used = length + (end < len(words) and words[end] in TRAILING)
+                return self.extra[phrase], used
+        return None
+
+    def _is_upload(self, words: list[str], index: int) -> bool:
+        """An upload's name is the upload after "my" / "uploaded", or when the catalogue has no
+        such noun (a catalogue noun said plainly stays the catalogue's)."""
+        if _marked(words, index):
+            return True
+        return match_phrase(words, index) is None and words[index] not in KNOWN_WORDS
+
+    def _no_upload(self, words: list[str], index: int, used: int, key: str) -> None:
+        """'my X' with no upload named X: said plainly (once per name)."""
+        if not _marked(words, index):
+            return
+        said = " ".join(words[index : index + used])
+        known = sorted(set(self.extra.values()))
+        uploads = f" (uploads here: {', '.join(known)})" if known else ""
+        instead = f", so I used the catalogue {key}" if key else ""
+        note = f"there is no uploaded mesh named {said!r} in this workspace{uploads}{instead}"
+        if note not in self.parsed.notes:
+            self.parsed.notes.append(note)
 
     def _arrange(self, last: int | None, pending: Pending, kind: str) -> None:
         if last is not None:
@@ -308,6 +362,12 @@ def _standing_before(parsed: ParsedRequest, subject: int) -> int:
         if index not in resting:
             return index
     return subject - 1
+
+
+def _marked(words: list[str], index: int) -> bool:
+    """'my duck', 'the uploaded duck', 'my uploaded duck': the person means their upload."""
+    before = words[max(0, index - 2) : index]
+    return any(word in MARKS for word in before[-1:]) or before[:1] == ["uploaded"]
 
 
 def _next_is_noun(words: list[str], index: int) -> bool:

@@ -8,6 +8,7 @@ import math
 from studio.planner.catalogue import CATALOGUE
 from studio.planner.lighting import kelvin_colour
 from studio.planner.specs import LightingSpec
+from studio.planner.uploads import current_resolver
 from studio.planner.vocabulary import MOODS
 from studio.scene.geometry import object_bounds, world_bounds
 from studio.scene.model import Light, Scene, Vec3
@@ -31,7 +32,7 @@ def lights_for(lighting: LightingSpec, scene: Scene) -> tuple[Light, ...]:
     """A key, fill and rim light for the mood, the key from the direction asked for; then the
     light type asked for (a spot on its object, a bulb, a sun), and a glow in every lamp."""
     mood = MOODS[lighting.mood]
-    extent = world_bounds(scene)
+    extent = world_bounds(scene, resolve_mesh=current_resolver())
     centre = (0.0, 0.5, 0.0) if extent is None else tuple(float(v) for v in extent.mean(axis=0))
     azimuth = {"left": -90.0, "right": 90.0, "behind": 180.0, "front": 0.0, "above": 30.0}.get(
         lighting.direction, 45.0
@@ -77,7 +78,7 @@ def _aim(scene: Scene, category: str) -> Vec3:
     chosen = [item for item in scene.objects if item.category == category] or list(scene.objects)
     if not chosen:
         return (0.0, 0.5, 0.0)
-    low, high = object_bounds(chosen[0])
+    low, high = object_bounds(chosen[0], resolve_mesh=current_resolver())
     middle = (low + high) / 2
     return (float(middle[0]), float(high[1]), float(middle[2]))
 
@@ -91,7 +92,7 @@ def _lamp_lights(scene: Scene, intensity: float) -> list[Light]:
         noun = CATALOGUE.get(item.category)
         if noun is None or not noun.emits:
             continue
-        low, high = object_bounds(item)
+        low, high = object_bounds(item, resolve_mesh=current_resolver())
         spot = (float(low[0] + high[0]) / 2, float(high[1]) - 0.1 * float(high[1] - low[1]),
                 float(low[2] + high[2]) / 2)  # fmt: skip
         lights.append(Light(f"{item.name}-light", "point", glow, intensity, spot, spot, False))

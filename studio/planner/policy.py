@@ -19,7 +19,13 @@ from agents.runtime import (
     result_object,
     tool_results,
 )
-from studio.planner.edit_policy import earlier_requests, edit_decision, request_text, scene_state
+from studio.planner.edit_policy import (
+    earlier_requests,
+    edit_decision,
+    request_text,
+    scene_state,
+    upload_words,
+)
 from studio.planner.edits import plan_edits
 from studio.planner.outcome import final_decision
 
@@ -33,7 +39,7 @@ class StudioPlanner:
         results = tool_results(context)
         state = scene_state(context)
         if state is not None and state.get("objects"):
-            plan = plan_edits(request, state, earlier_requests(context))
+            plan = plan_edits(request, state, earlier_requests(context), upload_words(context))
             if plan.rebuild is None:
                 return edit_decision(context, plan, results)
             request = plan.rebuild or request

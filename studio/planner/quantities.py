@@ -26,11 +26,11 @@ def check_count(noun: str, count: int) -> None:
         )
 
 
-def check_sizes(noun: str, sizes: dict[str, float]) -> list[str]:
+def check_sizes(noun: str, sizes: dict[str, float], *, upload: bool = False) -> list[str]:
     """Raise QuantityError for sizes that cannot be meant (zero, negative, too small); sizes
     beyond the scene's limit are built at the limit, and every such change is a note."""
     notes: list[str] = []
-    typical = max(CATALOGUE[noun].size)
+    typical = float("inf") if upload else max(CATALOGUE[noun].size)
     for role, value in sizes.items():
         what = "size" if role.startswith("dims") else role
         if value <= 0:

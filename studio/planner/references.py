@@ -9,7 +9,9 @@ objects with name, category, size [x, y, z] and position [x, bottom y, z].
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,10 +59,29 @@ JUST_EDITED = re.compile(
 )
 
 
+_EXTRA: ContextVar[Mapping[str, str] | None] = ContextVar("studio_extra_nouns", default=None)
+
+
+@contextmanager
+def extra_nouns(words: Mapping[str, str]) -> Iterator[None]:
+    """Read the workspace's uploaded meshes' names ("duck", "ducks") as nouns while planning."""
+    token = _EXTRA.set({w: k for w, k in words.items() if " " not in w and "." not in w})
+    try:
+        yield
+    finally:
+        _EXTRA.reset(token)
+
+
+def is_upload(word: str) -> bool:
+    """Whether the word names one of the workspace's uploaded meshes (see `extra_nouns`)."""
+    return word in (_EXTRA.get() or {})
+
+
 def noun_key(word: str) -> str | None:
-    """The catalogue noun a written word names exactly ("boxes" -> crate), or None; no guessing
-    at misspellings here, since a follow-up is full of short words ("it", "them")."""
-    return WORDS.get(word)
+    """The catalogue noun a written word names exactly ("boxes" -> crate), else an uploaded
+    mesh's noun, or None; no guessing at misspellings here, since a follow-up is full of short
+    words ("it", "them")."""
+    return WORDS.get(word) or (_EXTRA.get() or {}).get(word)
 
 
 def phrase_key(words: Sequence[str]) -> tuple[str, str] | None:

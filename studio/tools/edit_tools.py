@@ -20,6 +20,7 @@ from studio.planner.builder import GAP, build_scene, camera_for, place
 from studio.planner.catalogue import CATALOGUE
 from studio.planner.grammar import GrammarError, parse_request
 from studio.planner.shapes import noun_shape
+from studio.planner.uploads import workspace_uploads
 from studio.scene.geometry import object_bounds, world_bounds
 from studio.scene.model import Scene, SceneObject, Shape, scene_from_dict
 from studio.selectors import revision_get
@@ -240,12 +241,14 @@ def _as_dict(item: SceneObject) -> dict[str, Any]:
 def add_described(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
     """Add the objects a short description names ("a red ball", "two oak chairs") to the scene,
     placed relative to an existing object or beside everything else."""
+    run = Run.objects.select_related("workspace").get(pk=run_id(context))
+    uploads = workspace_uploads(run.workspace)  # "my duck" is the workspace's uploaded duck
     try:
-        parsed = parse_request(arguments["description"])
+        parsed = parse_request(arguments["description"], extra_nouns=uploads.words)
     except GrammarError as error:
         raise ToolError(str(error)) from error
     parsed.relations = []
-    built = build_scene(parsed)
+    built = build_scene(parsed, uploads)
     scene = load(context)
     names = []
     for item in built.scene.objects:

@@ -12,6 +12,7 @@ from agents.services.runs import MAX_PROMPT_CHARS
 from studio.physics import run_checks as physics_checks
 from studio.planner.builder import build_scene as build_from_request
 from studio.planner.grammar import GrammarError, parse_request
+from studio.planner.uploads import workspace_uploads
 from studio.refinement import refine_round as measure_and_adjust
 from studio.rendering.checks import exposure, framing
 from studio.rendering.renderer import render
@@ -24,15 +25,19 @@ PREVIEW = (320, 240)
 
 
 def build_scene(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
+    """Build the request's scene; the workspace's uploaded meshes are nouns it may name."""
+    run = Run.objects.select_related("workspace").get(pk=run_id(context))
+    uploads = workspace_uploads(run.workspace)
     try:
-        parsed = parse_request(arguments["request"])
+        parsed = parse_request(arguments["request"], extra_nouns=uploads.words)
     except GrammarError as error:
         raise ToolError(str(error)) from error
-    built = build_from_request(parsed)
+    built = build_from_request(parsed, uploads)
     save(context, built.scene)
+    resolve = mesh_resolver(context)
     objects = []
     for item in built.scene.objects:
-        low, high = object_bounds(item)
+        low, high = object_bounds(item, resolve_mesh=resolve)
         size = [round(float(h - lo), 4) for lo, h in zip(low, high, strict=True)]
         objects.append({"name": item.name, "material": item.material.name, "size_m": size})
     return {

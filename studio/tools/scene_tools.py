@@ -9,6 +9,7 @@ from typing import Any
 from agents.runtime import Tool, ToolContext, ToolError
 from studio.planner.builder import PLACEMENTS, camera_for, lights_for, linear_colour, place
 from studio.planner.grammar import LightingSpec
+from studio.planner.uploads import resolving
 from studio.planner.vocabulary import DIRECTIONS, MOODS
 from studio.scene.geometry import object_bounds
 from studio.scene.materials import PRESETS, preset
@@ -256,7 +257,22 @@ def scene_tool(
         "required": required,
         "additionalProperties": False,
     }
-    return Tool(name, description, schema, fn)
+    return Tool(name, description, schema, _with_meshes(fn))
+
+
+def _with_meshes(fn: Any) -> Any:
+    """Run a scene tool with the workspace's meshes measurable by the planner's layout code
+    (placing something beside an uploaded mesh needs the mesh's bounds)."""
+
+    def run(arguments: dict[str, Any], context: ToolContext) -> Any:
+        try:
+            resolver = mesh_resolver(context)
+        except ToolError:
+            resolver = None
+        with resolving(resolver):
+            return fn(arguments, context)
+
+    return run
 
 
 SCENE_TOOLS = (
