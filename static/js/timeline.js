@@ -16,6 +16,7 @@
   let finished = false;
   let retry = 0;
   let socket = null;
+  let answer = null;  // the final answer's text, once shown
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -59,6 +60,7 @@
       const last = timeline.lastElementChild;
       if (last && last.dataset.type === "model.delta") last.remove();  // the whole text replaces it
       const li = item(event, "message" + (event.payload.final ? " final" : ""));
+      if (event.payload.final) answer = event.payload.text || "";
       li.appendChild(el("span", "who", "Agent"));
       if (event.payload.text) li.appendChild(el("p", "text", event.payload.text));
       const m = event.payload.metrics;
@@ -146,9 +148,21 @@
     cancelButton.disabled = true;
     cancelForm.hidden = true;  // a finished run has nothing to cancel
     const li = item(event, "end end-" + status);
-    li.textContent = status === "succeeded" ? "Finished" : status + ": " + event.payload.message;
+    li.textContent = endText(status, event.payload);
     connection.textContent = "run " + status;
     if (socket) socket.close(1000);
+  }
+
+  // "Finished", or the status and why. When the message is the final answer just shown, it is not
+  // repeated: the reason code reads in its place ("failed (checks failed)").
+  function endText(status, payload) {
+    if (status === "succeeded") return "Finished";
+    const message = (payload.message || "").trim();
+    const reason = String(payload.reason || "").replace(/_/g, " ").trim();
+    if (!message || (answer !== null && message === answer.trim())) {
+      return reason ? status + " (" + reason + ")" : status;
+    }
+    return status + ": " + message;
   }
 
   function handle(event) {

@@ -8,8 +8,9 @@
 //
 // Objects can be selected and edited by hand (editor.js); each edit is a new revision.
 //
-// For tests: window.studioViewer = {revision, objectNames(), frames, lastUpdate, selected,
-// select(name), screenPosition(name)}.
+// For tests: window.studioViewer = {revision, objectNames(), objects(), frames, lastUpdate,
+// selected, select(name), screenPosition(name)}. objects() is a read-only snapshot of what is drawn:
+// each object's name, colour (linear RGB and sRGB hex) and world-space size and centre, in metres.
 import * as THREE from "three";
 import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
@@ -194,6 +195,29 @@ class View {
       if (node.isMesh && name && name !== "ground") names.push(name);
     });
     return names;
+  }
+
+  // What is drawn, for tests: copies of plain values, never the three.js objects themselves.
+  describe() {
+    const found = [];
+    if (!this.content) return found;
+    const round = (value) => Math.round(value * 1000) / 1000;
+    this.content.updateMatrixWorld(true);
+    this.content.traverse(function (node) {
+      const name = node.userData && node.userData.name;
+      if (!node.isMesh || !name || name === "ground" || node.userData.outline) return;
+      if (!node.geometry.boundingBox) node.geometry.computeBoundingBox();
+      const box = node.geometry.boundingBox.clone().applyMatrix4(node.matrixWorld);
+      const color = node.material.color;
+      found.push({
+        name,
+        color: color ? color.toArray().map(round) : null,
+        hex: color ? "#" + color.getHexString() : null,
+        size: box.getSize(new THREE.Vector3()).toArray().map(round),
+        center: box.getCenter(new THREE.Vector3()).toArray().map(round),
+      });
+    });
+    return found;
   }
 
   // Show a loaded GLB: patch the content in place when its objects and lights are the same ones,
@@ -416,6 +440,7 @@ function start(root) {
     get selected() { return editor ? editor.selected : null; },
     get busy() { return editor ? editor.busy : false; },
     objectNames() { return view ? view.objectNames() : []; },
+    objects() { return view ? view.describe() : []; },
     show(number) { return show(number); },
     select(name) { if (editor) editor.select(name); },
     screenPosition(name) { return editor ? editor.screenPosition(name) : null; },

@@ -96,3 +96,27 @@ def test_cancel_a_slow_run_from_the_page(page, app: Stack, tmp_path: Path) -> No
     assert sorted(seqs + results) == list(range(1, max(seqs) + 1))
     save_screenshot(page, tmp_path, "timeline-cancelled")
     assert not problems(page), problems(page)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "end"),
+    [
+        ("qwzxv florp blarg", "failed (nothing built)"),
+        ("a ball on a cone", "failed (checks failed)"),
+    ],
+)
+def test_a_failed_run_does_not_repeat_its_answer(page, app: Stack, prompt: str, end: str) -> None:
+    """The studio agent ends honestly failed, its final answer saying why; the end line then
+    gives the reason instead of the same text again."""
+    sign_up_and_open_workspace(page, "Honest", "studio")
+    page.fill("#id_prompt", prompt)
+    page.click("#ask-form button[type=submit]")
+    page.wait_for_url(re.compile(r"\?run=\d+$"))
+    page.wait_for_selector("#run[data-status=failed] #timeline li.end")
+
+    assert page.inner_text("#run-status") == "failed"
+    answer = page.inner_text("#timeline li.message.final .text")
+    assert answer.strip(), "the answer says what was not done"
+    assert page.inner_text("#timeline li.end") == end
+    assert answer not in page.inner_text("#timeline li.end")
+    assert not problems(page), problems(page)
