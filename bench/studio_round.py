@@ -15,7 +15,9 @@ on a fresh copy of the scene read back from its JSON (as the tool loads it), so 
 cached from one round to the next by object identity. The CPU time of the whole process (every
 thread: the rasteriser's and the physics worker's) is printed beside the wall time: on a shared
 machine it moves less with the load. The first round of a process creates the GL context and is
-reported apart.
+reported apart. Under each size a line gives the parts (medians of wall seconds, see PARTS): the
+render beside the physics checks, and within those support and stability (model build, the run
+at rest, the three nudged runs).
 """
 
 from __future__ import annotations
@@ -87,11 +89,27 @@ def stacked_scene(count: int) -> Scene:
 LAYOUTS = {"stacked": stacked_scene, "grid": grid_scene}
 
 
+PARTS = (
+    ("render", ("timings", "render")),
+    ("physics", ("timings", "physics")),
+    ("support", ("support", "elapsed_s")),
+    ("stability", ("stability", "elapsed_s")),
+    ("model", ("stability", "build_s")),
+    ("rest run", ("stability", "simulate_s")),
+    ("nudged runs", ("stability", "perturb_s")),
+)
+"""The parts printed under each size: wall seconds, medians over the rounds. The render (with
+the exposure and framing checks) runs on the calling thread while the physics checks run beside
+it; stability simulates on its own thread while the other three checks run, and its three nudged
+runs side by side."""
+
+
 def time_rounds(
     count: int, repeats: int, layout: str = "stacked"
-) -> tuple[list[float], list[float], dict[str, bool]]:
+) -> tuple[list[float], list[float], dict[str, bool], dict[str, list[float]]]:
     stored = LAYOUTS[layout](count).to_dict()
     times, cpu, checks = [], [], {}
+    parts: dict[str, list[float]] = {name: [] for name, _ in PARTS}
     for _ in range(repeats):
         scene = scene_from_dict(stored)
         started, started_cpu = time.perf_counter(), time.process_time()
@@ -99,7 +117,10 @@ def time_rounds(
         times.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
         checks = {name: check["passed"] for name, check in result.checks.items()}
-    return times, cpu, checks
+        for name, (where, key) in PARTS:
+            source = result.timings if where == "timings" else result.reports[where]
+            parts[name].append(float(source.get(key, 0.0)))
+    return times, cpu, checks, parts
 
 
 def time_create_scene(prompt: str) -> float:
@@ -124,6 +145,7 @@ def main() -> int:
     parser.add_argument("--no-create-scene", action="store_true", help="rounds only")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
+    print(f"command: {' '.join([os.path.basename(sys.executable), *sys.argv])}")
     print(f"layout: {args.layout}")
     started = time.perf_counter()
     refine_round(grid_scene(2), 1)
@@ -131,13 +153,17 @@ def main() -> int:
         f"first round in this process (GL context, shaders): {time.perf_counter() - started:.2f} s"
     )
     for count in args.sizes:
-        times, cpu, checks = time_rounds(count, args.repeats, args.layout)
+        times, cpu, checks, parts = time_rounds(count, args.repeats, args.layout)
         failed = [name for name, passed in checks.items() if not passed]
         print(
             f"{count:4d} objects: median {statistics.median(times):.3f} s per round "
             f"(min {min(times):.3f}, max {max(times):.3f}, {len(times)} rounds; "
             f"CPU median {statistics.median(cpu):.3f} s); "
             f"checks failing: {', '.join(failed) or 'none'}"
+        )
+        print(
+            "      parts (median wall s): "
+            + ", ".join(f"{name} {statistics.median(values):.3f}" for name, values in parts.items())
         )
     if not args.no_create_scene:
         prompt = "a red metal sphere of 50 cm resting on a wooden table, warm light from the left"

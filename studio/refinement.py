@@ -8,11 +8,13 @@ every check or its round budget ends.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import trimesh
 
 from studio.physics import run_checks
@@ -27,7 +29,7 @@ from studio.physics.fixes import (
 from studio.rendering.adjust import fix_exposure, fix_framing
 from studio.rendering.checks import ExposureReport, FramingReport, exposure, framing
 from studio.rendering.renderer import png, render, thumbnail
-from studio.scene.geometry import object_matrix, object_mesh, world_bounds, world_mesh
+from studio.scene.geometry import object_matrix, object_mesh, world_mesh
 from studio.scene.model import Scene, SceneObject
 
 MeshResolver = Callable[[str], trimesh.Trimesh]
@@ -47,6 +49,9 @@ class RoundResult:
     changes: list[str] = field(default_factory=list)
     png: bytes = b""
     thumbnail: bytes = b""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Wall seconds: "render" (the image, exposure and framing, on the calling thread), "physics"
+    (the four physics checks, alongside it) and "measure" (both and the encoded images)."""
 
     @property
     def passed(self) -> bool:
@@ -89,12 +94,14 @@ def measure_round(
 
     # The physics checks need no image: they run on a worker thread while this one renders
     # (the GL context belongs to this thread; the rasteriser and MuJoCo work outside Python).
+    started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="physics-checks") as pool:
-        measuring = pool.submit(run_checks, scene, world)
+        measuring = pool.submit(_timed, run_checks, scene, world)
         image = render(scene, mesh_for=mesh_for, width=width, height=height)
         light = exposure(image)
         frame = framing(image, scene, min_pixels=MIN_OBJECT_PIXELS)
-        physics = measuring.result()
+        rendered = time.perf_counter() - started
+        physics, physics_s = measuring.result()
     reports: dict[str, dict[str, Any]] = {
         "exposure": light.to_dict(),
         "framing": frame.to_dict(),
@@ -110,7 +117,18 @@ def measure_round(
     }
     result = RoundResult(number, scene, scene, checks, reports)
     result.png, result.thumbnail = png(image), thumbnail(image)
+    result.timings = {
+        "render": rendered,
+        "physics": physics_s,
+        "measure": time.perf_counter() - started,
+    }
     return result, Measures(light, frame, physics)
+
+
+def _timed(function: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    started = time.perf_counter()
+    value = function(*args)
+    return value, time.perf_counter() - started
 
 
 def refine_round(
@@ -170,7 +188,13 @@ def _adjusted(
         scene, made = stabilise(scene, physics["stability"], world)
         changes += made
     if not frame.passed or changes:
-        bounds = world_bounds(scene)
+        # Through `world`, which resolves uploaded meshes (world_bounds alone would not).
+        boxes = [world(obj).bounds for obj in scene.objects]
+        bounds = (
+            (np.min([b[0] for b in boxes], axis=0), np.max([b[1] for b in boxes], axis=0))
+            if boxes
+            else None
+        )
         if bounds is not None:
             moved = fix_framing(scene, frame, (tuple(bounds[0]), tuple(bounds[1])))
             if moved.camera != scene.camera:

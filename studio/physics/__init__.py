@@ -14,6 +14,7 @@ per-object or per-pair details and human-readable `reasons`.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from studio.physics.common import Report, WorldMesh, cached
@@ -40,11 +41,27 @@ __all__ = [
 
 
 def run_checks(scene: Scene, world_mesh: WorldMesh, **stability_options: Any) -> dict[str, Report]:
-    """All four checks, sharing one world-mesh cache, keyed by check name."""
+    """All four checks, sharing one world-mesh cache, keyed by check name.
+
+    The meshes are built first; then the MuJoCo simulation (which releases the GIL and runs its
+    nudged seeds on threads of their own) runs on a worker thread while this one runs the other
+    three checks (mostly NumPy and manifold3d, which release it too). Each check reads only the
+    scene and the meshes, so the reports are the ones a serial run gives."""
     meshes = cached(world_mesh)
+    for obj in scene.objects:
+        # Built here, with the properties both threads read, so that no cache is filled twice.
+        mesh = meshes(obj)
+        if mesh.is_volume:
+            _ = mesh.volume
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="stability") as pool:
+        simulating = pool.submit(stability, scene, meshes, **stability_options)
+        overlaps = interpenetration(scene, meshes)
+        resting = support(scene, meshes)
+        sizes = scale_sanity(scene, meshes)
+        simulated = simulating.result()
     return {
-        "interpenetration": interpenetration(scene, meshes),
-        "support": support(scene, meshes),
-        "stability": stability(scene, meshes, **stability_options),
-        "scale_sanity": scale_sanity(scene, meshes),
+        "interpenetration": overlaps,
+        "support": resting,
+        "stability": simulated,
+        "scale_sanity": sizes,
     }

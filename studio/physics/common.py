@@ -155,6 +155,52 @@ class Triangles:
         return Triangles(self.corners[mask], self.up[mask], self.xz_min[mask], self.xz_max[mask])
 
 
+def _candidate_pairs(
+    triangles: Triangles, points: FloatArray, chunk: int
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """(point, triangle) index pairs where the point lies in the triangle's XZ box, widened by
+    a margin far larger than the barycentric test's slack (1e-9 of the triangle's size): a
+    prefilter only, so every crossing `_crossings` can find is among these pairs."""
+    margin = 1e-6 * (1.0 + np.max(triangles.xz_max - triangles.xz_min, axis=1))
+    low = triangles.xz_min - margin[:, None]
+    high = triangles.xz_max + margin[:, None]
+    px, pz = points[:, 0:1], points[:, 1:2]
+    found_points, found_triangles = [], []
+    for start in range(0, len(low), chunk):
+        lo, hi = low[start : start + chunk], high[start : start + chunk]
+        inside = (px >= lo[:, 0]) & (px <= hi[:, 0]) & (pz >= lo[:, 1]) & (pz <= hi[:, 1])
+        which_point, which_triangle = np.nonzero(inside)
+        found_points.append(which_point)
+        found_triangles.append(which_triangle + start)
+    return np.concatenate(found_points), np.concatenate(found_triangles)
+
+
+def _crossings(
+    triangles: Triangles, points: FloatArray, *, chunk: int = 4096
+) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
+    """Every crossing of a vertical line through `points` (M, 2 as XZ) with a triangle: the
+    point's index, the triangle's index and the height. Edges and corners count as hits, so
+    lines through a mesh's own vertices hit it. The barycentric test runs only on the pairs whose
+    XZ boxes meet (`_candidate_pairs`), with the same arithmetic per pair as on all of them."""
+    if len(points) == 0 or len(triangles.corners) == 0:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty, np.zeros(0)
+    which_point, which_triangle = _candidate_pairs(triangles, points, chunk)
+    c = triangles.corners[which_triangle]
+    px, pz = points[which_point, 0], points[which_point, 1]
+    x0, y0, z0 = c[:, 0, 0], c[:, 0, 1], c[:, 0, 2]
+    x1, y1, z1 = c[:, 1, 0], c[:, 1, 1], c[:, 1, 2]
+    x2, y2, z2 = c[:, 2, 0], c[:, 2, 1], c[:, 2, 2]
+    det = (z1 - z2) * (x0 - x2) + (x2 - x1) * (z0 - z2)
+    l0 = ((z1 - z2) * (px - x2) + (x2 - x1) * (pz - z2)) / det
+    l1 = ((z2 - z0) * (px - x2) + (x0 - x2) * (pz - z2)) / det
+    l2 = 1.0 - l0 - l1
+    eps = 1e-9
+    inside = (l0 >= -eps) & (l1 >= -eps) & (l2 >= -eps)
+    heights = l0 * y0 + l1 * y1 + l2 * y2
+    return which_point[inside], which_triangle[inside], heights[inside]
+
+
 def vertical_hits(triangles: Triangles, points: FloatArray, *, chunk: int = 4096) -> FloatArray:
     """Heights where vertical lines through `points` (M, 2 as XZ) cross each triangle.
 
@@ -167,32 +213,20 @@ def vertical_hits(triangles: Triangles, points: FloatArray, *, chunk: int = 4096
         return np.full((len(points), 0), np.nan)
     low, high = points.min(axis=0) - 1e-9, points.max(axis=0) + 1e-9
     near = np.all(triangles.xz_max >= low, axis=1) & np.all(triangles.xz_min <= high, axis=1)
-    corners = triangles.corners[near]
-    out = np.full((len(points), len(corners)), np.nan)
-    px, pz = points[:, 0:1], points[:, 1:2]
-    for start in range(0, len(corners), chunk):
-        c = corners[start : start + chunk]
-        x0, y0, z0 = c[:, 0, 0], c[:, 0, 1], c[:, 0, 2]
-        x1, y1, z1 = c[:, 1, 0], c[:, 1, 1], c[:, 1, 2]
-        x2, y2, z2 = c[:, 2, 0], c[:, 2, 1], c[:, 2, 2]
-        det = (z1 - z2) * (x0 - x2) + (x2 - x1) * (z0 - z2)
-        l0 = ((z1 - z2) * (px - x2) + (x2 - x1) * (pz - z2)) / det
-        l1 = ((z2 - z0) * (px - x2) + (x0 - x2) * (pz - z2)) / det
-        l2 = 1.0 - l0 - l1
-        eps = 1e-9
-        inside = (l0 >= -eps) & (l1 >= -eps) & (l2 >= -eps)
-        heights = l0 * y0 + l1 * y1 + l2 * y2
-        out[:, start : start + chunk] = np.where(inside, heights, np.nan)
+    nearby = triangles.subset(near)
+    out = np.full((len(points), len(nearby.corners)), np.nan)
+    which_point, which_triangle, heights = _crossings(nearby, points, chunk=chunk)
+    out[which_point, which_triangle] = heights
     return out
 
 
 def lowest_surface(triangles: Triangles, points: FloatArray) -> FloatArray:
     """The lowest crossing of each vertical line with the triangles (NaN where it misses them).
     For a closed mesh, pass its downward-facing triangles: the lowest crossing is on one."""
-    heights = vertical_hits(triangles, points)
-    if heights.shape[1] == 0:
-        return np.full(len(points), np.nan)
-    low: FloatArray = np.where(np.isnan(heights), np.inf, heights).min(axis=1)
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    which_point, _, heights = _crossings(triangles, points)
+    low: FloatArray = np.full(len(points), np.inf)
+    np.minimum.at(low, which_point, heights)
     low[~np.isfinite(low)] = np.nan
     return low
 
@@ -201,10 +235,31 @@ def top_surface_below(triangles: Triangles, points: FloatArray, ceiling: float) 
     """On each vertical line, the highest crossing with the triangles at or below `ceiling` (pass
     a closed mesh's upward-facing ones: a tabletop under a cup, the top of the crate below); NaN
     where there is none."""
-    heights = vertical_hits(triangles, points)
-    if heights.shape[1] == 0:
-        return np.full(len(points), np.nan)
-    usable = ~np.isnan(heights) & (heights <= ceiling + 1e-9)
-    top: FloatArray = np.where(usable, heights, -np.inf).max(axis=1)
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    which_point, _, heights = _crossings(triangles, points)
+    usable = heights <= ceiling + 1e-9
+    top: FloatArray = np.full(len(points), -np.inf)
+    np.maximum.at(top, which_point[usable], heights[usable])
+    top[~np.isfinite(top)] = np.nan
+    return top
+
+
+def tops_below(sets: list[Triangles], points: FloatArray, ceiling: float) -> FloatArray:
+    """`top_surface_below` for several meshes at once: an (M, len(sets)) array whose column k is
+    `top_surface_below(sets[k], points, ceiling)`, from one cast over all their triangles."""
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    top: FloatArray = np.full((len(points), len(sets)), -np.inf)
+    if not sets:
+        return top
+    combined = Triangles(
+        np.concatenate([t.corners for t in sets]),
+        np.concatenate([t.up for t in sets]),
+        np.concatenate([t.xz_min for t in sets]),
+        np.concatenate([t.xz_max for t in sets]),
+    )
+    owner = np.repeat(np.arange(len(sets)), [len(t.corners) for t in sets])
+    which_point, which_triangle, heights = _crossings(combined, points)
+    usable = heights <= ceiling + 1e-9
+    np.maximum.at(top, (which_point[usable], owner[which_triangle[usable]]), heights[usable])
     top[~np.isfinite(top)] = np.nan
     return top

@@ -32,7 +32,7 @@ from studio.physics.common import (
     ground_covers,
     lowest_surface,
     the,
-    top_surface_below,
+    tops_below,
 )
 from studio.scene.model import Scene
 
@@ -136,8 +136,7 @@ def footing(body: Body, others: list[Body], scene: Scene, tolerance_m: float) ->
     names = [GROUND] + [other.name for other in below]
     tops = np.full((len(points), len(names)), np.nan)
     tops[ground_covers(scene, points[:, 0], points[:, 1]), 0] = 0.0
-    for column, other in enumerate(below, start=1):
-        tops[:, column] = top_surface_below(other.facing(up=True), points, ceiling)
+    tops[:, 1:] = tops_below([other.facing(up=True) for other in below], points, ceiling)
     beneath = ~np.all(np.isnan(tops), axis=1)
     if not beneath.any():
         return Footing(None, None, [], lowest_y)

@@ -129,3 +129,22 @@ def test_a_size_the_person_stated_is_kept_and_only_warned_about():
     assert scale["warnings"][0].endswith("kept at the size you asked for")
     assert not any("scaled" in change for change in result.changes)
     assert result.next_scene.object("cup").transform.scale == (1.0, 1.0, 1.0)
+
+
+def test_a_round_that_refits_the_camera_reads_uploaded_meshes_through_the_resolver():
+    import trimesh
+
+    from studio.scene.model import Camera, SceneObject, Shape
+
+    duck = SceneObject(
+        name="duck",
+        shape=Shape("mesh", {"ref": "mesh:7", "scale": 1.0}),
+        transform=Transform(translation=(0.0, 0.15, 0.0)),
+        category="duck",
+    )
+    away = Camera(position=(30.0, 2.0, 30.0), target=(60.0, 2.0, 60.0))
+    scene = Scene(objects=(duck,), camera=away)
+    result = refine_round(scene, 1, resolve_mesh=lambda ref: trimesh.creation.box((0.3, 0.3, 0.3)))
+    assert not result.checks["framing"]["passed"]
+    assert result.next_scene.camera != away
+    assert any("camera moved" in change for change in result.changes)
