@@ -17,6 +17,14 @@ sun) are far too bright here; `adjust.fix_exposure` rescales them.
 black. The renderer adds a uniform ambient term equal to AMBIENT_FRACTION (10 %) of the light
 that reaches the centre of the objects (E / pi, tinted by the lights' colours). It scales with
 the lights, so scaling every intensity by s scales the whole image's linear light by s.
+
+**Sky.** Glossy surfaces also reflect a procedural sky (the shader is patched in
+`pyrender_fixes.sky_shader_source`; no lights are added). Its radiance at the horizon is
+`sky_light`: SKY_STRENGTH (0.5) of the same E / pi, tinted by the lights' colours, so it scales
+with the lights like the ambient term and keeps exposure calibration intact. 0.5 is modest: a
+polished metal mirrors the upper sky at about half the brightness of a white matte surface
+facing the lights, enough for gold and steel to read as metals, while a matte dielectric (f0 =
+0.04, weighted by 1 - roughness) changes by a few per cent at most.
 """
 
 from __future__ import annotations
@@ -36,6 +44,8 @@ Matrix = NDArray[np.float64]
 EXPOSURE = 0.3
 """pyrender intensity per scene intensity (lux or candela); see the module docstring."""
 AMBIENT_FRACTION = 0.1
+SKY_STRENGTH = 0.5
+"""The sky's radiance at the horizon per E / pi of the lights at the objects (see the docstring)."""
 SPOT_MAX_OUTER_DEG = 80.0
 _GL_CLAMP_TO_BORDER = 0x812D
 
@@ -137,6 +147,12 @@ def add_lights(
     }
     prs.ambient_light = AMBIENT_FRACTION * ambient / math.pi
     return int(flags), skip_shadows
+
+
+def sky_light(ambient_light: NDArray[np.float64]) -> NDArray[np.float32]:
+    """The shader's `sky_light` uniform for a scene whose ambient term `add_lights` has set."""
+    scaled = np.asarray(ambient_light, dtype=np.float64) * (SKY_STRENGTH / AMBIENT_FRACTION)
+    return scaled.astype(np.float32)
 
 
 def _spot_falloff(cos_angle: float, inner: float, outer: float) -> float:

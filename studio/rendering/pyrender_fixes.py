@@ -10,6 +10,26 @@
   a light that casts no shadow (whose light matrix puts everything beyond its far plane, see
   the renderer) costs no texture taps at all. On Mesa's software rasteriser that sampling was
   about half of a 1024x768 frame lit by one shadowed and two plain directional lights.
+
+The same patched `mesh.frag` also gets a procedural sky (`sky_shader_source`): pyrender's only
+environment term is a flat `base colour * ambient_light`, under which a polished metal, which
+has no diffuse colour, reflects nothing and reads as a dark, flat disc. With the uniform
+`sky_light` (linear RGB, the sky's radiance at the horizon; see `lights.SKY_STRENGTH`) above
+zero the ambient term becomes a cheap image-free environment light:
+
+* diffuse: the ambient light times a hemisphere tint, `SKY_ZENITH` facing up blended to
+  `SKY_GROUND` facing down by the normal's y, on the diffuse (non-metal) part of the colour;
+* specular: a sky gradient (`SKY_ZENITH` overhead, white at the horizon, `SKY_GROUND` below)
+  looked up along the reflected view vector and scaled by `sky_light`, softened by the
+  roughness, times Schlick's Fresnel (f0 is 0.04 for dielectrics and the base colour for
+  metals). It is blended by (1 - roughness) with the hemisphere term, so rough metals keep
+  about the old ambient and polished ones mirror the sky;
+* transparent surfaces (alpha < 1) take the reflection on top of what shows through them:
+  their alpha grows by the reflected fraction, so glass shows the sky at grazing angles.
+
+It adds a few arithmetic instructions per fragment and no texture lookups or lights. With
+`sky_light` zero (the uniform's default, or `render(..., sky=False)`) the shader computes
+exactly pyrender's original ambient term.
 """
 
 from __future__ import annotations
@@ -22,6 +42,53 @@ from typing import Any
 
 SHADOW_TEST = "    float current_depth = light_coords.z;\n"
 EARLY_OUT = "    if (light_coords.z > 1.0) {\n        return 0.0;\n    }\n"
+
+
+AMBIENT_LINE = "    color.xyz += base_color.xyz * ambient_light;\n"
+OUTPUT_LINE = (
+    "    frag_color = clamp(vec4(pow(color.xyz, vec3(1.0/2.2)), "
+    "color.a * base_color.a), 0.0, 1.0);\n"
+)
+UNIFORM_LINE = "uniform vec3 ambient_light;\n"
+SKY_UNIFORMS = """uniform vec3 sky_light;
+const vec3 SKY_ZENITH = vec3(0.70, 0.80, 1.00);
+const vec3 SKY_GROUND = vec3(0.30, 0.28, 0.26);
+const vec3 HEMI_UP = vec3(1.10, 1.15, 1.25);
+const vec3 HEMI_DOWN = vec3(0.85, 0.80, 0.75);
+"""
+SKY_AMBIENT = """    float sky_alpha = base_color.a;
+    if (max(sky_light.r, max(sky_light.g, sky_light.b)) > 0.0) {
+        vec3 sky_v = normalize(cam_pos - frag_position);
+        float sky_nv = clamp(abs(dot(n, sky_v)), 0.0, 1.0);
+        vec3 sky_r = reflect(-sky_v, n);
+        vec3 hemisphere = mix(HEMI_DOWN, HEMI_UP, 0.5 + 0.5 * n.y);
+        float soft = 0.02 + 0.5 * roughness;
+        vec3 above = mix(vec3(1.0), SKY_ZENITH, clamp(sky_r.y, 0.0, 1.0));
+        vec3 gradient = mix(SKY_GROUND, above, smoothstep(-soft, soft, sky_r.y));
+        vec3 fresnel = f0 + (1.0 - f0) * pow(1.0 - sky_nv, 5.0);
+        float gloss = 1.0 - roughness;
+        vec3 reflected = fresnel * mix(hemisphere * ambient_light, gradient * sky_light, gloss);
+        color.xyz += (1.0 - metallic) * base_color.xyz * hemisphere * ambient_light;
+        float reflected_part = clamp(max(fresnel.r, max(fresnel.g, fresnel.b)) * gloss, 0.0, 1.0);
+        sky_alpha = base_color.a + (1.0 - base_color.a) * reflected_part;
+        color.xyz = (base_color.a * color.xyz + reflected) / max(sky_alpha, 0.001);
+    } else {
+        color.xyz += base_color.xyz * ambient_light;
+    }
+"""
+SKY_OUTPUT = (
+    "    frag_color = clamp(vec4(pow(color.xyz, vec3(1.0/2.2)), color.a * sky_alpha), 0.0, 1.0);\n"
+)
+
+
+def sky_shader_source(source: str) -> str:
+    """pyrender's `mesh.frag` with the procedural sky (see the module docstring). A shader that
+    does not read as expected is returned as it is (and renders without the sky)."""
+    if any(source.count(line) != 1 for line in (AMBIENT_LINE, OUTPUT_LINE, UNIFORM_LINE)):
+        return source
+    source = source.replace(UNIFORM_LINE, UNIFORM_LINE + SKY_UNIFORMS)
+    source = source.replace(AMBIENT_LINE, SKY_AMBIENT)
+    return source.replace(OUTPUT_LINE, SKY_OUTPUT)
 
 
 def shadow_shader_source(source: str) -> str:
@@ -51,7 +118,7 @@ class ProgramCache:
             # ShaderProgram reads files: the patched source goes to a private temporary file.
             folder = Path(tempfile.mkdtemp(prefix="studio-shaders-"))
             target = folder / name
-            target.write_text(shadow_shader_source(Path(path).read_text()))
+            target.write_text(sky_shader_source(shadow_shader_source(Path(path).read_text())))
             self._patched[name] = str(target)
         return self._patched[name]
 

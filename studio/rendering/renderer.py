@@ -3,7 +3,9 @@
 `render(scene, mesh_for=...)` takes the meshes from a callable, `mesh_for(obj) -> (trimesh,
 4x4 world matrix)`, so this module knows nothing about how shapes become triangles.
 
-**Lights** (units, exposure, the ambient term) are in `lights.py`.
+**Lights** (units, exposure, the ambient term, the sky) are in `lights.py`. Glossy surfaces
+reflect a procedural sky (`pyrender_fixes.sky_shader_source`); `render(..., sky=False)` turns
+it off and gives pyrender's plain ambient term.
 
 **pyrender 0.1.45 quirks handled here** (the NumPy 2 `np.infty` shim and the platform choice
 live in `_gl.py`):
@@ -64,7 +66,7 @@ from numpy.typing import NDArray
 from PIL import Image
 
 from studio.rendering._gl import RenderUnavailable, load
-from studio.rendering.lights import EXPOSURE, Matrix, add_lights, look_at
+from studio.rendering.lights import EXPOSURE, Matrix, add_lights, look_at, sky_light
 from studio.rendering.pyrender_fixes import CULL as _CULL
 from studio.rendering.pyrender_fixes import ProgramCache as _ProgramCache
 from studio.rendering.pyrender_fixes import (
@@ -169,8 +171,12 @@ def render(
     width: int = 1024,
     height: int = 768,
     segmentation: bool = True,
+    sky: bool = True,
 ) -> RenderResult:
-    """Render the scene from its camera; RenderUnavailable where no GL context can be made."""
+    """Render the scene from its camera; RenderUnavailable where no GL context can be made.
+
+    `sky=False` leaves out the procedural sky's reflections (see `lights.py`), for comparisons.
+    """
     if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
         raise ValueError(f"image size must be 1..{MAX_SIDE} pixels a side, not {width}x{height}")
     names = [item.name for item in scene.objects]
@@ -187,7 +193,7 @@ def render(
                 # at shutdown fails noisily under EGL.
                 atexit.register(close_renderers)
             renderer = _RENDERERS[(width, height)] = _Renderer(pyrender, width, height)
-        return renderer.render(scene, mesh_for, segmentation)
+        return renderer.render(scene, mesh_for, segmentation, sky)
 
 
 def close_renderers() -> None:
@@ -297,8 +303,13 @@ class _Renderer:
         inner._shadow_mapping_pass = shadow_pass_unless_skipped
         draw = inner._bind_and_draw_primitive
 
+        self.sky_light = np.zeros(3, dtype=np.float32)
+
         def draw_noting_sides(primitive: Any, pose: Any, program: Any, flags: int) -> None:
             _CULL.double_sided = bool(primitive.material.doubleSided)
+            if not _CULL.shadow_pass and not flags & pyrender.RenderFlags.SEG:
+                # Ignored by programs without the uniform (pyrender's set_uniform skips them).
+                program.set_uniform("sky_light", self.sky_light)
             draw(primitive=primitive, pose=pose, program=program, flags=flags)
 
         inner._bind_and_draw_primitive = draw_noting_sides
@@ -333,7 +344,9 @@ class _Renderer:
         self.meshes.clear()
         self.offscreen.delete()
 
-    def render(self, scene: Scene, mesh_for: MeshFor, segmentation: bool) -> RenderResult:
+    def render(
+        self, scene: Scene, mesh_for: MeshFor, segmentation: bool, sky: bool = True
+    ) -> RenderResult:
         pr = self.pr
         started = time.perf_counter()
         notes: list[str] = []
@@ -398,6 +411,7 @@ class _Renderer:
         centre, radius = _sphere(bounds)
         self.shadow_box = (centre, radius * 1.02 + 0.05, zfar) if bounds else None
         flags, self.skip_shadows = add_lights(self.pr, prs, scene.lights, centre, notes)
+        self.sky_light = sky_light(prs.ambient_light) if sky else np.zeros(3, dtype=np.float32)
         prepared = time.perf_counter()
         color, depth = self.offscreen.render(prs, flags=flags)
         drawn = time.perf_counter()
