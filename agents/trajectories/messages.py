@@ -52,13 +52,21 @@ def pair_messages(raw: Sequence[Mapping[str, Any]]) -> PairedMessages:
             continue
         _close_turn(out, turn)
         if role == "assistant":
-            out.messages.append(_assistant(message, used, turn, out.repairs))
+            out.messages.append(_named(message, _assistant(message, used, turn, out.repairs)))
         elif role in ("system", "user"):
-            out.messages.append({"role": role, "content": _content(message.get("content"))})
+            exported = {"role": role, "content": _content(message.get("content"))}
+            out.messages.append(_named(message, exported))
         else:
             out.repairs.append(f"dropped a message with the unknown role {role!r}")
     _close_turn(out, turn)
     return out
+
+
+def _named(message: Mapping[str, Any], exported: Message) -> Message:
+    """Keep the chat API's optional `name`: it marks the workspace context a run started with
+    ("context-turn", "context-state"), which the model saw as such."""
+    name = message.get("name")
+    return {**exported, "name": str(name)} if name else exported
 
 
 def _add_result(out: PairedMessages, turn: _OpenTurn, message: Mapping[str, Any]) -> None:

@@ -279,6 +279,24 @@ def test_pairing_repairs_missing_orphaned_and_reused_call_ids():
     ]  # fmt: skip
 
 
+def test_the_workspace_context_a_run_started_with_keeps_its_name():
+    raw: list[dict] = [
+        {"role": "system", "content": "s"},
+        {"role": "user", "name": "context-turn", "content": "a wooden table"},
+        {"role": "assistant", "name": "context-turn", "content": "Built table."},
+        {"role": "user", "name": "context-state", "content": '{"objects": ["table"]}'},
+        {"role": "user", "content": "make it 1 m tall"},
+        {"role": "assistant", "content": "resized table"},
+    ]
+
+    messages = pair_messages(raw).messages
+
+    assert [m.get("name") for m in messages] == [
+        None, "context-turn", "context-turn", "context-state", None, None,
+    ]  # fmt: skip
+    assert messages[4] == {"role": "user", "content": "make it 1 m tall"}
+
+
 def test_round_signals_carry_the_checks_before_and_after():
     checks_1 = {"exposure": {"passed": False}, "physics": {"passed": True}}
     checks_2 = {"exposure": {"passed": True}, "physics": {"passed": True}}
