@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,19 @@ class EvaluationKind:
 
     def verifier_table(self) -> Mapping[str, Verifier]:
         return self.verifiers() if callable(self.verifiers) else self.verifiers
+
+
+def lazy(target: str) -> Callable[..., Any]:
+    """`"package.module:function"` as a function that imports it on first call, so a kind's
+    registration (at start-up) loads none of its heavy verifier modules."""
+    module_name, _, attribute = target.partition(":")
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        function = getattr(import_module(module_name), attribute)
+        return function(*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = attribute
+    return call
 
 
 _kinds: dict[str, EvaluationKind] = {}

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from agents.evaluation.kinds import EvaluationKind, register_evaluation_kind
-from agents.evaluation.verdicts import Verifier, VerifierContext
+from agents.evaluation.kinds import EvaluationKind, lazy, register_evaluation_kind
+from agents.evaluation.verdicts import Verifier
 
 if TYPE_CHECKING:
-    from agents.models import Workspace
+    pass
 
 SUITE = Path(__file__).resolve().parent / "suite"
 
@@ -38,30 +38,6 @@ def verifiers() -> Mapping[str, Verifier]:
     }
 
 
-def prepare(workspace: Workspace, inputs: dict[str, Any]) -> dict[str, Any]:
-    from finance.evaluation.prepare import prepare as lay_in
-
-    return lay_in(workspace, inputs)
-
-
-def leftovers(workspace: Workspace) -> list[str]:
-    from finance.evaluation.summary import leftovers as found
-
-    return found(workspace)
-
-
-def key_outputs(context: VerifierContext) -> dict[str, Any]:
-    from finance.evaluation.summary import key_outputs as summarise
-
-    return summarise(context)
-
-
-def environment() -> dict[str, Any]:
-    from finance.evaluation.summary import environment as probe
-
-    return probe()
-
-
 def register() -> None:
     """Register the finance evaluation kind (called from `FinanceConfig.ready`)."""
     register_evaluation_kind(
@@ -69,9 +45,9 @@ def register() -> None:
             key="finance",
             suites={"finance": SUITE},
             verifiers=verifiers,
-            prepare=prepare,
-            leftovers=leftovers,
-            key_outputs=key_outputs,
-            environment=environment,
+            prepare=lazy("finance.evaluation.prepare:prepare"),
+            leftovers=lazy("finance.evaluation.summary:leftovers"),
+            key_outputs=lazy("finance.evaluation.summary:key_outputs"),
+            environment=lazy("finance.evaluation.summary:environment"),
         )
     )

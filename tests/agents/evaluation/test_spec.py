@@ -53,3 +53,15 @@ def test_selection_by_glob_tag_and_quick(tmp_path):
     assert [t.id for t in suite.select("tag:units")] == ["ball-1"]
     assert [t.id for t in suite.select(quick=True)] == ["ball-1"]
     assert [t.id for t in suite.select("cube,ball")] == ["ball-1", "cube-1"]
+
+
+def test_a_lazy_hook_imports_its_module_only_when_called():
+    import sys
+
+    from agents.evaluation.kinds import lazy
+
+    sys.modules.pop("colorsys", None)
+    to_hls = lazy("colorsys:rgb_to_hls")
+    assert "colorsys" not in sys.modules
+    assert to_hls(1.0, 0.0, 0.0) == (0.0, 0.5, 1.0)
+    assert "colorsys" in sys.modules
