@@ -9,15 +9,20 @@ class StudioConfig(AppConfig):
 
     def ready(self) -> None:
         from agents.registry import WorkspaceKind, register_kind
-        from agents.runtime import BUILTIN_TOOLS, Tool
+        from agents.runtime import BUILTIN_TOOLS, Policy, Tool
         from studio import evaluation
-        from studio.planner.policy import StudioPlanner
 
         def tools() -> tuple[Tool, ...]:
             from studio.tools import STUDIO_TOOLS  # geometry, rendering, physics: workers only
             from studio.tools.edit_tools import EDIT_TOOLS
 
             return (*BUILTIN_TOOLS, *STUDIO_TOOLS, *EDIT_TOOLS)
+
+        def offline_planner() -> Policy:
+            # The grammar loads its catalogue and unit tables (pint): in workers, not at start-up.
+            from studio.planner.policy import StudioPlanner
+
+            return StudioPlanner()
 
         def context(run: Any) -> list[dict[str, Any]]:
             from studio.tools.conversation import studio_context
@@ -29,7 +34,7 @@ class StudioConfig(AppConfig):
                 key="studio",
                 label="3D creation studio",
                 tools=tools,
-                planners={"offline": StudioPlanner},
+                planners={"offline": offline_planner},
                 context=context,
                 system_prompt=(
                     "You build 3D scenes from plain-language descriptions with exact dimensions "
