@@ -14,7 +14,7 @@ from typing import Any
 from agents.registry import CONTEXT_NAME, CONTEXT_TURN
 from agents.runtime import Decision, PolicyInput, answer_decision, call_decision, result_object
 from studio.planner.catalogue import _plurals
-from studio.planner.edits import STATE_LABEL, UPLOADS_LABEL, EditPlan
+from studio.planner.edit_plan import STATE_LABEL, UPLOADS_LABEL, EditPlan
 
 
 def request_text(context: PolicyInput) -> str:

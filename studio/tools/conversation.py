@@ -17,7 +17,7 @@ from agents.models import Run, Workspace
 from agents.runtime.types import Message
 from agents.services.execution import conversation_messages
 from studio.models import SceneRevision
-from studio.planner.edits import STATE_LABEL, UPLOADS_LABEL
+from studio.planner.edit_plan import STATE_LABEL, UPLOADS_LABEL
 from studio.planner.uploads import upload_summary, workspace_uploads
 from studio.scene.model import Scene, SceneObject, scene_from_dict
 

@@ -11,7 +11,7 @@ from agents.models import Run
 from agents.services.runs import run_create
 from studio.exports import mesh_resolver, mesh_upload
 from studio.models import SceneRevision
-from studio.planner.edits import UPLOADS_LABEL
+from studio.planner.edit_plan import UPLOADS_LABEL
 from studio.rendering.renderer import RenderUnavailable, render
 from studio.scene.geometry import object_bounds
 from studio.scene.model import Scene, scene_from_dict

@@ -9,8 +9,9 @@ import pytest
 import trimesh
 
 from studio.planner.builder import build_scene
+from studio.planner.edit_plan import UPLOADS_LABEL
 from studio.planner.edit_policy import upload_words
-from studio.planner.edits import UPLOADS_LABEL, plan_edits
+from studio.planner.edits import plan_edits
 from studio.planner.grammar import parse_request
 from studio.planner.uploads import (
     Uploads,

@@ -1,0 +1,116 @@
+"""Which words of a follow-up request name objects, whether each is new or already in the scene,
+and which pairs of them a relation phrase joins ("the lamp on the desk")."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import cast
+
+from studio.planner.edit_tables import ADD_WORDS, COUNTS, DEFINITE, INDEFINITE, MODALS, SUBJECTS
+from studio.planner.references import (
+    POSITIONS,
+    PRONOUNS_MANY,
+    PRONOUNS_ONE,
+    Scope,
+    is_plural,
+    is_upload,
+    noun_key,
+    resolve,
+)
+from studio.planner.vocabulary import COLOURS, RELATIONS
+
+
+@dataclass
+class Mention:
+    start: int
+    head: str
+    determiner: str
+    modifiers: list[str]
+    new: bool
+    plural: bool
+    names: list[str] = field(default_factory=list)
+    restated: bool = False
+    """'a red ball' said again of the ball already there: neither added nor changed."""
+
+    @property
+    def end(self) -> int:
+        return self.start + 1
+
+
+def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
+    found: list[Mention] = []
+    adding = bool(ADD_WORDS & set(words))
+    for index, word in enumerate(words):
+        before = words[index - 1] if index else ""
+        is_one = word in ("one", "ones") and (
+            before in INDEFINITE | DEFINITE | POSITIONS or before in COLOURS
+        )
+        if word in COUNTS and not is_one:
+            continue
+        if word in MODALS and index + 1 < len(words) and words[index + 1] in SUBJECTS:
+            continue
+        if not (
+            word in scope.names()
+            or noun_key(word)
+            or word in PRONOUNS_ONE
+            or word in PRONOUNS_MANY
+            or is_one
+        ):
+            continue
+        if word in ("that", "this") and index + 1 < len(words) and noun_key(words[index + 1]):
+            continue  # "that chair": the determiner of the next word
+        determiner, modifiers = "", cast(list[str], [])
+        for back in range(index - 1, max(index - 5, -1), -1):
+            token = words[back]
+            if token in INDEFINITE or token in DEFINITE:
+                determiner = token
+                break
+            if token in (",", ";", ".", ":") or RELATIONS.get((token,)) or token in ADD_WORDS:
+                if token in ADD_WORDS and (token in INDEFINITE or token == "more"):
+                    determiner = token
+                break
+            modifiers.insert(0, token)
+        existing = word in scope.names() or word in PRONOUNS_ONE | PRONOUNS_MANY
+        kind = noun_key(word)
+        there = bool(scope.of_kind(word)) if kind else existing
+        new = False
+        mine = determiner in ("my", "uploaded") or "uploaded" in modifiers
+        if not existing and (kind or is_one):
+            if determiner in ("another", "more", "extra", "new", "additional") or (
+                is_one and determiner in INDEFINITE
+            ):
+                new = True
+            elif mine and is_upload(word) and not there:
+                new = True  # "add my bunny": the upload, not yet in the scene
+            elif determiner in INDEFINITE or not determiner:
+                several = determiner in COUNTS and determiner not in ("a", "an")
+                new = not there or adding or several
+        # 'a red ball' said again of the ball already there
+        restated = not new and determiner in ("a", "an") and not adding and (kind or existing)
+        restated = restated and word not in PRONOUNS_ONE | PRONOUNS_MANY
+        plural = is_plural(word) or word in PRONOUNS_MANY
+        found.append(Mention(index, word, determiner, modifiers, new, plural, restated=restated))
+    for mention in found:
+        if not mention.new:
+            mention.names = resolve(scope, mention.head, mention.modifiers, mention.plural)
+    return found
+
+
+def _relation_between(words: list[str], start: int, end: int) -> str:
+    """The relation phrase (on, next to, left of...) in words[start:end], or ""."""
+    for index in range(start, end):
+        for phrase in sorted(RELATIONS, key=len, reverse=True):
+            if tuple(words[index : index + len(phrase)]) == phrase and index + len(phrase) <= end:
+                return RELATIONS[phrase]
+    return ""
+
+
+def related_pairs(words: list[str], mentions: list[Mention]) -> list[tuple[Mention, str, Mention]]:
+    """(subject, relation, target) for neighbouring mentions joined by a relation phrase."""
+    pairs = []
+    for first, second in itertools.pairwise(mentions):
+        relation = _relation_between(words, first.end, second.start)
+        if relation and second.names:
+            pairs.append((first, relation, second))
+    return pairs

@@ -1,0 +1,201 @@
+"""Objects a follow-up request adds, copies, removes, swaps, stacks or recounts, and the existing
+objects it changes (its targets)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+from studio.planner.edit_mentions import Mention, related_pairs
+from studio.planner.edit_plan import Call, EditPlan
+from studio.planner.edit_styles import loose_style, material_change, style_words
+from studio.planner.edit_tables import COUNTS, UNITS_M
+from studio.planner.edit_verbs import ALL_BUT
+from studio.planner.references import Scope, is_upload, noun_key, resolve
+
+
+def edit_targets(
+    words: list[str], mentions: list[Mention], scope: Scope, plan: EditPlan
+) -> list[str]:
+    """Existing objects the request changes; new objects are added here, as they are read."""
+    relation_targets = {id(target) for _, _, target in related_pairs(words, mentions)}
+    pairs = {
+        id(subject): (relation, target)
+        for subject, relation, target in related_pairs(words, mentions)
+    }
+    targets: list[str] = []
+    for mention in mentions:
+        if mention.new:
+            _add(words, mention, pairs.get(id(mention)), scope, plan)
+        elif id(mention) not in relation_targets and not mention.restated:
+            targets += [name for name in mention.names if name not in targets]
+    if not targets and not any(m.new or m.restated for m in mentions):
+        targets = list(scope.focus)
+    return targets
+
+
+def _add(
+    words: list[str],
+    mention: Mention,
+    relation: tuple[str, Mention] | None,
+    scope: Scope,
+    plan: EditPlan,
+) -> None:
+    count = _count_of(mention, words)
+    where: dict[str, Any] = {}
+    if relation is not None:
+        where = {"relation": relation[0], "target": relation[1].names[-1]}
+    loose = loose_style(words, mention)
+    kind = noun_key(mention.head) if mention.head not in ("one", "ones") else None
+    like = scope.of_kind(mention.head) if kind else [scope.get(n) for n in scope.focus[-1:]]
+    copying = mention.determiner in ("another", "more", "extra") or mention.head in ("one", "ones")
+    if like and copying and not style_words(mention.modifiers):
+        source = like[-1]["name"]
+        chain = source
+        for _ in range(count):
+            arguments: dict[str, Any] = {"name": source}
+            material = material_change(loose)
+            if material:
+                arguments["material"] = material
+            placed = where or {"relation": "right_of", "target": chain}
+            new_name = _next_name(scope, like[-1].get("category") or source)
+            arguments |= placed | {"new_name": new_name}
+            plan.calls.append(
+                Call("duplicate_object", arguments, f"added {new_name} (a copy of {source})")
+            )
+            scope.objects.append({**like[-1], "name": new_name})
+            chain = new_name
+        return
+    noun = kind or (like[-1].get("category") if like else "")
+    if not noun:
+        plan.notes.append(f"I did not know what to add for {mention.head!r}")
+        return
+    article = str(count) if count > 1 else "a"
+    if is_upload(mention.head):  # "my bunny": the upload wins over a catalogue noun
+        article = f"{count} of my" if count > 1 else "my"
+    description = " ".join([article, *loose, *style_words(mention.modifiers), noun])
+    arguments = {"description": description, **where}
+    says = f"added {description}" + (
+        f" {where['relation'].replace('_', ' ')} {where['target']}" if where else ""
+    )
+    plan.calls.append(Call("add_described", arguments, says))
+    for _ in range(count):
+        scope.objects.append({"name": _next_name(scope, noun), "category": noun})
+
+
+def _next_name(scope: Scope, base: str) -> str:
+    """The builder's naming: `base`, then base-2, base-3...; after base-1..N, base-(N+1)."""
+    names = scope.names()
+    copies = [int(n.rsplit("-", 1)[1]) for n in names if re.fullmatch(rf"{re.escape(base)}-\d+", n)]
+    if base not in names and not copies:
+        return base
+    number = max(copies, default=1) + 1
+    while f"{base}-{number}" in names:
+        number += 1
+    return f"{base}-{number}"
+
+
+def _count_of(mention: Mention, words: list[str]) -> int:
+    if mention.determiner in COUNTS:
+        return max(1, COUNTS[mention.determiner])
+    if mention.determiner.isdigit():
+        return max(1, min(int(mention.determiner), 20))
+    before = words[mention.start - 2] if mention.start >= 2 else ""
+    if words[mention.start - 1 : mention.start] == ["more"] and before in COUNTS:
+        return COUNTS[before]
+    return 1
+
+
+# --- removal, counts, stacks ----------------------------------------------------------------
+
+
+def no_object(words: list[str], scope: Scope) -> bool:
+    """'no coffee table', 'without the lamp': the object is not wanted."""
+    for index, word in enumerate(words[:-1]):
+        if word in ("no", "without"):
+            following = [w for w in words[index + 1 : index + 4] if w not in ("the", "a", "an")]
+            if any(scope.of_kind(w) for w in following if noun_key(w) or w in scope.names()):
+                return True
+    return False
+
+
+def remove(text: str, mentions: list[Mention], scope: Scope, plan: EditPlan) -> None:
+    names: list[str] = []
+    for mention in mentions:
+        resolved = mention.names or resolve(scope, mention.head, mention.modifiers, mention.plural)
+        names += [name for name in resolved if name not in names]
+    if ALL_BUT.search(text):  # "remove everything but the table"
+        names = [item["name"] for item in scope.objects if item["name"] not in names]
+    elif not names:
+        names = list(scope.focus)
+    for name in names:
+        plan.calls.append(Call("delete_object", {"name": name}, f"removed {name}"))
+
+
+def swap(words: list[str], mentions: list[Mention], scope: Scope, plan: EditPlan) -> None:
+    """'swap the ball for a cube': the new object where the old one was, the old one removed."""
+    old = next(m for m in mentions if m.names)
+    new = next(m for m in mentions if m.new)
+    noun = noun_key(new.head) or new.head
+    description = " ".join(["a", *style_words(new.modifiers), noun])
+    for name in old.names:
+        arguments = {"description": description, "relation": "next_to", "target": name}
+        plan.calls.append(Call("add_described", arguments, f"added {description}"))
+        plan.calls.append(Call("delete_object", {"name": name}, f"removed {name}"))
+
+
+def each_side(words: list[str], mentions: list[Mention], scope: Scope, plan: EditPlan) -> None:
+    subject = next((m for m in mentions if m.new), None)
+    target = next((m for m in mentions if not m.new and m.names), None)
+    if subject is None or target is None:
+        plan.notes.append("I could not tell what goes on each side of what")
+        return
+    noun = noun_key(subject.head) or subject.head
+    count = max(2, _count_of(subject, words))
+    style = style_words(subject.modifiers)
+    for index in range(count):
+        side = ("left_of", "right_of")[index % 2]
+        description = " ".join(["a", *style, noun])
+        arguments = {"description": description, "relation": side, "target": target.names[0]}
+        plan.calls.append(
+            Call(
+                "add_described",
+                arguments,
+                f"added {description} {side.replace('_', ' ')} {target.names[0]}",
+            )
+        )
+
+
+def stack(names: list[str], plan: EditPlan) -> None:
+    ordered = sorted(names)
+    for below, above in itertools.pairwise(ordered):
+        arguments = {"name": above, "relation": "on", "target": below}
+        plan.calls.append(Call("place_object", arguments, f"stacked {above} on {below}"))
+
+
+def recount(words: list[str], scope: Scope, plan: EditPlan) -> None:
+    """'make it five' / 'actually four' about a group of copies: add or remove copies."""
+    for index, word in enumerate(words):
+        if word not in COUNTS or word in ("a", "an", "one", "single", "pair", "couple"):
+            continue
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if following in UNITS_M or noun_key(following) or following in ("more", "times", "of"):
+            continue
+        group = [scope.get(n) for n in scope.focus if n in scope.names()]
+        if not group:
+            return
+        wanted, have = COUNTS[word], len(group)
+        last = group[-1]
+        for _ in range(wanted - have):
+            new_name = _next_name(scope, last.get("category") or last["name"])
+            arguments = {"name": group[0]["name"], "new_name": new_name}
+            arguments |= {"relation": "right_of", "target": last["name"]}
+            plan.calls.append(Call("duplicate_object", arguments, f"added {new_name}"))
+            last = {**last, "name": new_name}
+            scope.objects.append(last)
+        for extra in group[wanted:]:
+            plan.calls.append(
+                Call("delete_object", {"name": extra["name"]}, f"removed {extra['name']}")
+            )
+        return

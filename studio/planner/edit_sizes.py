@@ -1,0 +1,142 @@
+"""Size changes in a follow-up request: absolute sizes ("2 m tall"), multiples ("twice as wide"),
+percentages, comparatives ("a bit bigger", "10 cm wider"), turned into resize_object calls."""
+
+from __future__ import annotations
+
+import re
+
+from studio.planner.edit_plan import Call, EditPlan
+from studio.planner.edit_tables import (
+    ADJECTIVES,
+    COMPARATIVES,
+    HEDGES,
+    MULTIPLES,
+    ROLE_WORDS,
+    SHRINK,
+    UNIT_PATTERN,
+    UNITS_M,
+)
+from studio.planner.references import Scope
+
+MOVE_WORDS = ("closer", "further", "to", "left", "right", "up", "down", "away")
+"""Words after a length that make it a distance to move, not a size."""
+
+
+def resize(text: str, words: list[str], targets: list[str], scope: Scope, plan: EditPlan) -> None:
+    absolute = _absolute_sizes(text)
+    relative = _relative_sizes(text, words)
+    if not absolute and not relative:
+        return
+    for name in targets:
+        item = scope.get(name)
+        if "size" not in item:
+            continue
+        size = [float(v) for v in item["size"]]
+        new = list(size)
+        uniform = item.get("shape") in ("sphere", "torus")
+        for role, value in absolute:
+            _set(new, size, role, value, uniform)
+        for role, factor, delta in relative:
+            axis_size = _axis_value(new, role)
+            target = axis_size * factor + delta
+            if target <= 0:
+                plan.notes.append(f"{name} cannot be made {abs(delta):g} m smaller")
+                continue
+            _set(new, new, role, target, uniform)
+        if all(abs(a - b) < 1e-6 for a, b in zip(new, size, strict=True)):
+            continue
+        rounded = [round(v, 4) for v in new]
+        says = f"resized {name} to {_dims(rounded)} m (was {_dims(size)} m)"
+        plan.calls.append(Call("resize_object", {"name": name, "size": rounded}, says))
+
+
+def _dims(size: list[float]) -> str:
+    return " x ".join(f"{v:.3g}" for v in size)
+
+
+def _axis_value(size: list[float], role: str) -> float:
+    if role == "height":
+        return size[1]
+    if role == "width":
+        return size[0]
+    if role == "depth":
+        return size[2]
+    if role in ("length", "diameter"):
+        return max(size[0], size[2])
+    return max(size)
+
+
+def _set(new: list[float], base: list[float], role: str, value: float, uniform: bool) -> None:
+    """Set one dimension (or all, for a bare size or a round object) to `value` metres."""
+    current = _axis_value(base, role)
+    if role == "size" or (uniform and role in ("diameter", "width", "height", "depth", "length")):
+        factor = value / current
+        new[:] = [v * factor for v in base]
+    elif role == "height":
+        new[1] = value
+    elif role == "width":
+        new[0] = value
+    elif role == "depth":
+        new[2] = value
+    elif role == "length":
+        new[0 if base[0] >= base[2] else 2] = value
+    elif role == "diameter":
+        new[0], new[2] = value, value
+
+
+def _absolute_sizes(text: str) -> list[tuple[str, float]]:
+    found = []
+    pattern = rf"(\d+(?:\.\d+)?)\s*({UNIT_PATTERN})\b\s*(?:in\s+)?([a-z]+)?"
+    for match in re.finditer(pattern, text):
+        role = ROLE_WORDS.get(match.group(3) or "", "")
+        after = match.group(3) or ""
+        by = text[: match.start()].split()[-1:] == ["by"]
+        if by or after in COMPARATIVES or after in MOVE_WORDS:
+            continue  # "by 10 cm", "10 cm taller", "30 cm to the left": not a size
+        before = text[: match.start()].split()[-1:] or [""]
+        role = role or ROLE_WORDS.get(before[0], "size")
+        found.append((role, float(match.group(1)) * UNITS_M[match.group(2)]))
+    return found
+
+
+def _relative_sizes(text: str, words: list[str]) -> list[tuple[str, float, float]]:
+    found: list[tuple[str, float, float]] = []
+    multiple = re.search(
+        r"\b(twice|double|two times|three times|triple|half|(\d+(?:\.\d+)?)\s*(?:times|x))\b"
+        r"(?:\s+(?:as|the))?\s+(big|large|tall|wide|long|size|height|width|length|bigger|larger)?",
+        text,
+    )
+    if multiple:
+        word = multiple.group(1)
+        factor = MULTIPLES.get(word, float(multiple.group(2) or 1.0))
+        role = ADJECTIVES.get(multiple.group(3) or "size", "size")
+        found.append((role, factor, 0.0))
+        return found
+    percent = re.search(
+        r"(\d+(?:\.\d+)?)\s*%\s*(bigger|larger|smaller|taller|shorter|wider|narrower|longer)", text
+    )
+    if percent:
+        role, base = COMPARATIVES[percent.group(2)]
+        sign = 1 if base > 1 else -1
+        found.append((role, 1 + sign * float(percent.group(1)) / 100, 0.0))
+        return found
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word == "lower" and following in {"the", "it", "them", "this", "that"}:
+            role, factor = "height", SHRINK  # "lower the table": a verb, not "the lower cube"
+        elif word in COMPARATIVES:
+            role, factor = COMPARATIVES[word]
+        else:
+            continue
+        if word in ("higher",) and re.search(r"\b(?:move|lift|raise)\b", text):
+            continue
+        delta_match = re.search(
+            rf"(\d+(?:\.\d+)?)\s*(mm|cm|m|in|ft)\s+{word}\b", text
+        ) or re.search(rf"\b{word}\b.*?\bby\s+(\d+(?:\.\d+)?)\s*(mm|cm|m|in|ft)\b", text)
+        if delta_match:
+            delta = float(delta_match.group(1)) * UNITS_M[delta_match.group(2)]
+            found.append((role, 1.0, delta if factor > 1 else -delta))
+            continue
+        hedge = next((HEDGES[w] for w in words[max(0, index - 3) : index] if w in HEDGES), 1.0)
+        found.append((role, 1 + (factor - 1) * hedge, 0.0))
+    return found

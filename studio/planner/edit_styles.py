@@ -1,0 +1,98 @@
+"""Colour, material and lighting in a follow-up request: the material change for the words that
+name one, and the set_material / set_lighting / scale_lights calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from studio.planner.edit_mentions import Mention
+from studio.planner.edit_plan import Call, EditPlan
+from studio.planner.edit_tables import BRIGHTNESS, LIGHT_WORDS, MATERIAL_WORDS, SKY_MOODS, WARMER
+from studio.planner.references import Scope
+from studio.planner.vocabulary import COLOURS, MOOD_WORDS, SHADES
+from studio.scene.materials import ALIASES
+
+
+def is_style_word(word: str) -> bool:
+    """A colour, a shade, or a material."""
+    return word in COLOURS or word in SHADES or word in MATERIAL_WORDS
+
+
+def style_words(words: list[str]) -> list[str]:
+    return [w for w in words if is_style_word(w)]
+
+
+def loose_style(words: list[str], mention: Mention) -> list[str]:
+    """Colour or material words said after a new object, before anything else ("one, blue, on")."""
+    loose = []
+    for word in words[mention.end :]:
+        if is_style_word(word):
+            loose.append(word)
+        elif word not in (",", "and", "in", "made", "of"):
+            break
+    return loose
+
+
+def material_change(words: list[str]) -> dict[str, Any]:
+    change: dict[str, Any] = {}
+    shade = 1.0
+    for word in words:
+        if word in SHADES:
+            shade = SHADES[word]
+        elif word in MATERIAL_WORDS:
+            change["preset"] = ALIASES.get(word, word)
+        elif word in COLOURS:
+            r, g, b = (min(255, round(c * shade)) for c in COLOURS[word])
+            change["color"] = f"#{r:02x}{g:02x}{b:02x}"
+    return change
+
+
+def restyle(
+    words: list[str], mentions: list[Mention], targets: list[str], scope: Scope, plan: EditPlan
+) -> None:
+    inside_new = {
+        index
+        for mention in mentions
+        if mention.new
+        for index in range(
+            mention.start - len(mention.modifiers), mention.end + len(loose_style(words, mention))
+        )
+    }
+    style = [
+        word
+        for index, word in enumerate(words)
+        if index not in inside_new and is_style_word(word) and not _lighting_word_near(words, index)
+    ]
+    change = material_change(style)
+    if not change:
+        return
+    for name in targets:
+        described = " ".join(style)
+        plan.calls.append(
+            Call("set_material", {"name": name, **change}, f"made {name} {described}")
+        )
+
+
+def _lighting_word_near(words: list[str], index: int) -> bool:
+    return bool(LIGHT_WORDS & set(words[index + 1 : index + 3]))
+
+
+def relight(words: list[str], plan: EditPlan) -> None:
+    wordset = set(words)
+    about_light = bool(LIGHT_WORDS & wordset) or bool(SKY_MOODS & wordset)
+    mood = ""
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if word in WARMER:
+            mood = WARMER[word]
+        elif word in MOOD_WORDS and about_light and not (word == "bright" and following in COLOURS):
+            mood = MOOD_WORDS[word]
+    if mood:
+        plan.calls.append(Call("set_lighting", {"mood": mood}, f"set {mood} lighting"))
+    for word in words:
+        if word in BRIGHTNESS and (
+            about_light or len(wordset - {"make", "it", "a", "bit", "little", "the", "scene"}) <= 2
+        ):
+            factor = BRIGHTNESS[word]
+            plan.calls.append(Call("scale_lights", {"factor": factor}, f"made the lights {word}"))
+            return
