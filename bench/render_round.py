@@ -38,6 +38,7 @@ from studio.rendering import renderer  # noqa: E402
 from studio.rendering._gl import choose_platform  # noqa: E402
 from studio.rendering.adjust import fix_framing, studio_lights  # noqa: E402
 from studio.rendering.checks import exposure, framing  # noqa: E402
+from studio.rendering.result import png  # noqa: E402
 from studio.scene.model import (  # noqa: E402
     Camera,
     Material,
@@ -169,7 +170,7 @@ def main() -> int:
         medians[count] = statistics.median(rounds)
         if args.save:
             Path(args.save).mkdir(parents=True, exist_ok=True)
-            Path(args.save, f"round-{count}.png").write_bytes(renderer.png(result))
+            Path(args.save, f"round-{count}.png").write_bytes(png(result))
         print(
             f"\n{count} objects: median {medians[count]:.3f} s per round "
             f"(min {min(rounds):.3f}, max {max(rounds):.3f}; first round {cold[3]:.3f} s)"

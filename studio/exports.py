@@ -21,7 +21,8 @@ from django.utils.text import slugify
 
 from agents.models import Workspace
 from studio.models import SceneRevision, UploadedMesh
-from studio.rendering.renderer import RenderUnavailable, png, render
+from studio.rendering.renderer import RenderUnavailable, render
+from studio.rendering.result import png
 from studio.scene.export import scene_to_glb, scene_to_obj, scene_to_stl
 from studio.scene.geometry import MeshResolver, object_matrix, object_mesh
 from studio.scene.mesh_import import FORMATS as MESH_FORMATS

@@ -28,7 +28,8 @@ from studio.physics.fixes import (
 )
 from studio.rendering.adjust import fix_exposure, fix_framing
 from studio.rendering.checks import ExposureReport, FramingReport, exposure, framing
-from studio.rendering.renderer import png, render, thumbnail
+from studio.rendering.renderer import render
+from studio.rendering.result import png, thumbnail
 from studio.scene.geometry import object_matrix, object_mesh, world_mesh
 from studio.scene.model import Scene, SceneObject
 

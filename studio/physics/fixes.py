@@ -42,8 +42,9 @@ from studio.physics.common import (
     with_transform,
 )
 from studio.physics.interpenetration import InterpenetrationReport
+from studio.physics.mjcf import collision_geom
 from studio.physics.scale import TYPICAL_SIZES, ScaleReport, match_category
-from studio.physics.stability import StabilityReport, collision_geom
+from studio.physics.stability import StabilityReport
 from studio.physics.support import Body, SupportReport, footing
 from studio.scene.model import Scene, SceneObject
 

@@ -33,7 +33,8 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from studio.rendering.renderer import GROUND_NAME, RenderResult
+from studio.rendering.pyrender_scene import GROUND_NAME
+from studio.rendering.result import RenderResult
 from studio.scene.model import Scene
 
 LUMA_WEIGHTS = (0.2126, 0.7152, 0.0722)

@@ -88,7 +88,8 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
 
     def _write_files(self, out: Path, workspace: Workspace, revision: SceneRevision) -> None:
-        from studio.rendering.renderer import png, render
+        from studio.rendering.renderer import render
+        from studio.rendering.result import png
 
         scene = scene_from_dict(revision.scene)
         resolve = mesh_resolver(workspace)

@@ -3,7 +3,7 @@ import math
 
 from studio.physics import stability, support
 from studio.physics.fixes import fix_collision_shapes, stabilise
-from studio.physics.stability import build_mjcf, collision_geom
+from studio.physics.mjcf import build_mjcf, collision_geom
 from studio.scene.model import Scene
 
 from .helpers import ball, crate, table, thing, world_mesh
@@ -235,7 +235,7 @@ def test_perturbation_is_deterministic_and_leaves_stable_stacks_alone():
 
 
 def test_a_ball_resting_in_a_bowl_stays_put_the_bowl_is_hollow():
-    from studio.physics.stability import hollow_parts
+    from studio.physics.mjcf import hollow_parts
     from studio.scene.geometry import world_mesh as engine_mesh
     from studio.scene.model import Physics, SceneObject, Shape, Transform
 

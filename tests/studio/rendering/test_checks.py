@@ -12,7 +12,8 @@ import pytest
 from studio.rendering._gl import choose_platform
 from studio.rendering.adjust import fix_exposure, fix_framing, studio_lights
 from studio.rendering.checks import exposure, framing
-from studio.rendering.renderer import RenderResult, look_at
+from studio.rendering.lights import look_at
+from studio.rendering.result import RenderResult
 from studio.scene.model import Camera, Light, Scene, SceneObject, Shape
 
 W, H = 200, 150

@@ -18,7 +18,8 @@ from studio.rendering import renderer
 from studio.rendering._gl import choose_platform
 from studio.rendering.adjust import fix_exposure, fix_framing, studio_lights
 from studio.rendering.checks import exposure, framing
-from studio.rendering.renderer import RenderUnavailable, png, render, thumbnail
+from studio.rendering.renderer import RenderUnavailable, render
+from studio.rendering.result import png, thumbnail
 from studio.scene.model import Camera, Light, Material, Scene, SceneObject, Shape, Transform
 from tests.studio.rendering.shapes import mesh_for
 

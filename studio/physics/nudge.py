@@ -1,0 +1,124 @@
+"""The nudged runs: does what rests also survive a small push and tilt? (for `stability`)
+
+Resting is not enough: a ball exactly on the tip of a cone, or a tower of cubes on one, stays
+put in a perfect simulation. So every scene that rests is also nudged, once per seed in
+`PERTURB_SEEDS` (fixed, so the check is deterministic): every dynamic object starts with a small
+push (`PUSH_SPEED` m/s in a random horizontal direction) and a small tilt (its centre moving at
+`TILT_SPEED` m/s about a random horizontal axis through its lowest point), and the scene runs
+`PERTURB_SECONDS`. A stable scene absorbs that (a crate rocks back, a ball on a table rolls a few
+centimetres); an object balanced on a point or an edge falls (its lowest point drops more than
+`FALL_M`) or topples (it turns past `TOPPLE_DEG` and its centre drops more than `SINK_M`), and is
+flagged with the seed that showed it. The seeds run on their own `MjData` of the same compiled
+model, side by side on threads of their own (MuJoCo releases the GIL while it steps). A nudged run
+stops once everything is at rest again (see `rest_run.simulate`), so a steady scene costs a
+fraction of PERTURB_SECONDS.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import mujoco  # type: ignore[import-untyped]
+import numpy as np
+
+from studio.physics.common import FloatArray, fmt
+from studio.physics.mjcf import CollisionGeom
+from studio.physics.rest_run import quat_matrix, simulate
+from studio.scene.model import SceneObject
+
+PERTURB_SEEDS = (1, 2, 3)
+PUSH_SPEED = 0.05
+"""m/s: a push a hand barely notices; a ball on a table rolls about 3 cm in PERTURB_SECONDS."""
+TILT_SPEED = 0.1
+"""m/s: how fast a tilt about its lowest point first moves an object's centre (so a tall pillar
+turns slower than a crate: the nudge is the same hand, not the same angle). It lifts a 0.5 m
+crate's edge by about a millimetre, rocks a 2 m pillar on a 0.2 m base by under a degree, and
+tips a tower balanced on a cone's tip past TOPPLE_DEG within PERTURB_SECONDS."""
+PERTURB_SECONDS = 0.8
+NUDGE_TIMESTEP = 0.004
+"""The nudged runs look for coarse motions (a 5 cm fall, a 15° tip), which 4 ms steps resolve
+(MuJoCo's default contacts, time constant 0.02 s, want steps of at most half that); the run at
+rest keeps 2 ms steps for its 1 cm tolerance."""
+FALL_M = 0.05
+TOPPLE_DEG = 15.0
+SINK_M = 0.01
+
+
+def _nudged_qpos(
+    model: Any, seed: int, bodies: list[tuple[int, float]], seconds: float, rolling: list[int]
+) -> FloatArray:
+    """The scene's positions after `seconds` from rest, every free body (its velocity address
+    and the height of its centre over its lowest point) given a push and a tilt drawn from
+    `seed`. The tilt turns the body about its lowest point, as a hand tipping it would: its
+    angular velocity is about a horizontal axis (body frames start aligned with the world's,
+    so local and world axes agree) and its centre moves with it (omega x (0, h, 0))."""
+    data = mujoco.MjData(model)
+    rng = np.random.default_rng(seed)
+    for address, height in bodies:
+        push, tilt = rng.uniform(0.0, 2.0 * math.pi, size=2)
+        omega = np.array([math.cos(tilt), 0.0, math.sin(tilt)]) * (TILT_SPEED / max(height, 0.01))
+        swing = np.cross(omega, [0.0, height, 0.0])
+        shove = np.array([math.cos(push), 0.0, math.sin(push)]) * PUSH_SPEED
+        data.qvel[address : address + 3] = swing + shove
+        data.qvel[address + 3 : address + 6] = omega
+    simulate(model, data, max(1, round(seconds / NUDGE_TIMESTEP)), rolling)
+    return np.array(data.qpos, dtype=np.float64)
+
+
+def _judge_nudged(
+    name: str, geom: CollisionGeom, position: FloatArray, quat: FloatArray, seed: int
+) -> tuple[str, float, float, str] | None:
+    """(verdict, drop, tilt, reason) when a nudge made the object fall or topple, else None."""
+    how = f"when nudged (a {PUSH_SPEED:g} m/s push and a {TILT_SPEED:g} m/s tilt, seed {seed})"
+    if not (np.all(np.isfinite(position)) and np.all(np.isfinite(quat))):
+        return "unstable", 0.0, 0.0, f"{name}: the simulation blew up {how}"
+    rotation = quat_matrix(quat)
+    after = (geom.points - geom.origin) @ rotation.T + position
+    drop = float(geom.points[:, 1].min() - after[:, 1].min())
+    tilt = math.degrees(math.acos(min(1.0, max(-1.0, float(rotation[1, 1])))))
+    if drop > FALL_M:
+        return "falls", drop, tilt, f"{name} falls {fmt(drop)} {how}: it is balanced, not resting"
+    # A resting object rocks back within a degree or two. One that stays tipped and whose
+    # centre went down has toppled; a ball or a pipe on its side rolls: it turns, but its centre
+    # stays as high as it was.
+    sink = float(geom.origin[1] - position[1])
+    if tilt > TOPPLE_DEG and sink > SINK_M:
+        reason = f"{name} topples {how}: it tips {tilt:.0f}° and its centre drops {fmt(sink)}"
+        return "topples", drop, tilt, reason
+    return None
+
+
+def perturb(
+    model: Any,
+    objects: tuple[SceneObject, ...],
+    geoms: list[CollisionGeom],
+    bodies: dict[int, tuple[int, int]],
+    seeds: tuple[int, ...],
+    seconds: float,
+) -> dict[int, tuple[int, str, float, float, str]]:
+    """Per object index, the first seed (and its verdict) under which a nudge topples it."""
+    nudged = [
+        (dof, float(geoms[index].origin[1] - geoms[index].points[:, 1].min()))
+        for index, (_, dof) in bodies.items()
+    ]
+    rolling = [n for n, index in enumerate(bodies) if geoms[index].radius is not None]
+    model.opt.timestep = NUDGE_TIMESTEP  # the rest run is done: the model is the nudges' now
+    # Each seed steps its own MjData of the one compiled model (MuJoCo only reads the model
+    # while stepping, and releases the GIL), so the seeds run side by side on their own threads;
+    # every run is as deterministic as it is alone.
+    with ThreadPoolExecutor(max_workers=max(1, len(seeds)), thread_name_prefix="nudge") as pool:
+        runs = list(
+            pool.map(lambda seed: _nudged_qpos(model, seed, nudged, seconds, rolling), seeds)
+        )
+    found: dict[int, tuple[int, str, float, float, str]] = {}
+    for seed, qpos in zip(seeds, runs, strict=True):
+        for index, (address, _) in bodies.items():
+            if index in found:
+                continue
+            position, quat = qpos[address : address + 3], qpos[address + 3 : address + 7]
+            judged = _judge_nudged(objects[index].name, geoms[index], position, quat, seed)
+            if judged is not None:
+                found[index] = (seed, *judged)
+    return found

@@ -1,0 +1,120 @@
+"""The run at rest: simulate the scene and name how each dynamic object moved (for `stability`).
+
+After `seconds` of simulated time (timestep 0.002 s, deterministic) each dynamic object's
+displacement and rotation are read; more than `tolerance_m` or `tolerance_deg` is flagged, named
+as well as the motion allows: slides (moves mostly sideways without turning, down a ramp too),
+falls (its lowest point drops), topples (turns and gets lower), rolls, rotates, drops (settles a
+little) or rises (pushed out of something it started inside).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import mujoco  # type: ignore[import-untyped]
+import numpy as np
+from scipy.spatial.transform import Rotation  # type: ignore[import-untyped]
+
+from studio.physics.common import FloatArray, fmt
+from studio.physics.mjcf import CollisionGeom
+
+REST_SPEED = 1e-3
+REST_SPIN = 0.01
+REST_CHECK_S = 0.05
+REST_CHECKS = 3
+MIN_SETTLE_S = 0.3
+
+
+def quat_matrix(quat: FloatArray) -> FloatArray:
+    w, x, y, z = (float(v) for v in quat)
+    matrix: FloatArray = Rotation.from_quat([x, y, z, w]).as_matrix()
+    return matrix
+
+
+def judge_at_rest(
+    name: str,
+    geom: CollisionGeom,
+    position: FloatArray,
+    quat: FloatArray,
+    seconds: float,
+    tolerance_m: float,
+    tolerance_deg: float,
+) -> tuple[str, FloatArray, float, float, str]:
+    if not (np.all(np.isfinite(position)) and np.all(np.isfinite(quat))):
+        reason = f"{name}: the simulation blew up (it probably starts deep inside something)"
+        return "unstable", np.zeros(3), 0.0, 0.0, reason
+    displacement = position - geom.origin
+    distance = float(np.linalg.norm(displacement))
+    along = float(np.linalg.norm(displacement[[0, 2]]))
+    w = min(1.0, abs(float(quat[0])) / max(float(np.linalg.norm(quat)), 1e-12))
+    rotation = math.degrees(2.0 * math.acos(w))
+    after = (geom.points - geom.origin) @ quat_matrix(quat).T + position
+    drop = float(geom.points[:, 1].min() - after[:, 1].min())
+    height_before = float(np.ptp(geom.points[:, 1]))
+    height_after = float(np.ptp(after[:, 1]))
+    when = f"in {seconds:g} s"
+    if distance <= tolerance_m and rotation <= tolerance_deg:
+        return "stable", displacement, rotation, drop, f"{name} stays put"
+    if rotation <= tolerance_deg and along > tolerance_m and along >= abs(float(displacement[1])):
+        verdict = "slides"
+        reason = f"{name} slides {fmt(along)} {when}"
+    elif drop > max(5 * tolerance_m, 0.05):
+        verdict = "falls"
+        reason = (
+            f"{name} falls {fmt(drop)} {when} (its lowest point drops to {after[:, 1].min():.2f} m)"
+        )
+    elif rotation > tolerance_deg and height_before - height_after > max(
+        tolerance_m, 0.1 * height_before
+    ):
+        verdict = "topples"
+        reason = f"{name} topples: it tips {rotation:.0f}° and moves {fmt(distance)} {when}"
+    elif rotation > tolerance_deg and along > tolerance_m:
+        verdict = "rolls"
+        reason = f"{name} rolls {fmt(along)} {when}"
+    elif rotation > tolerance_deg:
+        verdict = "rotates"
+        reason = f"{name} turns {rotation:.0f}° in place {when}"
+    elif displacement[1] > 0:
+        verdict = "rises"
+        reason = (
+            f"{name} is pushed up {fmt(float(displacement[1]))} {when} (it starts inside something)"
+        )
+    else:
+        verdict = "drops"
+        reason = (
+            f"{name} drops {fmt(-float(displacement[1]))} {when} (it was not resting on anything)"
+        )
+    return verdict, displacement, rotation, drop, reason
+
+
+def simulate(model: Any, data: Any, steps: int, rolling: list[int] | None = None) -> int:
+    """Step up to `steps`; stop early once the scene is at rest. Returns the steps taken.
+
+    At rest means every free body slower than REST_SPEED m/s and REST_SPIN rad/s at
+    REST_CHECKS checks in a row, REST_CHECK_S apart, after at least MIN_SETTLE_S. A scene at
+    rest stays at rest (nothing is left to accelerate it), so the rest of the time could move
+    nothing by more than REST_SPEED x the time left (under 1.5 mm in 1.5 s, against a 1 cm
+    tolerance); a balance that only holds without a disturbance is what the nudged runs are for.
+    In a nudged run the free bodies listed in `rolling` (balls) only need to stop going up or
+    down: a ball rolling level on a table after a push is not falling.
+    """
+    timestep = float(model.opt.timestep)
+    chunk = max(1, round(REST_CHECK_S / timestep))
+    least = round(MIN_SETTLE_S / timestep)
+    done = quiet = 0
+    while done < steps:
+        count = min(chunk, steps - done)
+        mujoco.mj_step(model, data, nstep=count)
+        done += count
+        velocity = np.abs(np.asarray(data.qvel).reshape(-1, 6))
+        if rolling:
+            # A nudged ball rolling level on its support is neither falling nor tipping.
+            velocity[np.ix_(rolling, [0, 2, 3, 4, 5])] = 0.0
+        still = not len(velocity) or (
+            velocity[:, :3].max() < REST_SPEED and velocity[:, 3:].max() < REST_SPIN
+        )
+        quiet = quiet + 1 if still else 0
+        if quiet >= REST_CHECKS and done >= least:
+            break
+    return done
