@@ -6,38 +6,12 @@ from __future__ import annotations
 import pytest
 
 from agents.models import Run
-from agents.services.runs import run_create
 from studio.models import SceneRevision
-from studio.rendering.renderer import RenderUnavailable, render
 from studio.scene.model import Scene, scene_from_dict
 from studio.services import revision_create
 from studio.tools.conversation import scene_state
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module", autouse=True)
-def gl_context():
-    try:
-        render(Scene(), mesh_for=lambda obj: None, width=16, height=16)  # type: ignore[arg-type,return-value]
-    except RenderUnavailable as exc:
-        pytest.skip(f"no headless OpenGL context here (libosmesa6 missing?): {exc}")
-
-
-@pytest.fixture
-def studio(alice, make_workspace, settings):
-    settings.MODEL_BASE_URL = ""
-    return make_workspace(alice, kind="studio")
-
-
-@pytest.fixture
-def ask(studio, finish_run):
-    def ask(prompt: str) -> Run:
-        run = finish_run(run_create(workspace=studio, prompt=prompt, options={"rounds": 2}))
-        assert run.status == Run.Status.SUCCEEDED, run.message
-        return run
-
-    return ask
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("gl_context")]
 
 
 def current(workspace) -> Scene:

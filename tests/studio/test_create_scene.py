@@ -15,18 +15,8 @@ from django.core.management import CommandError, call_command
 
 from studio.planner.builder import linear_colour
 from studio.planner.vocabulary import COLOURS
-from studio.rendering.renderer import RenderUnavailable, render
-from studio.scene.model import Scene
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module", autouse=True)
-def gl_context():
-    try:
-        render(Scene(), mesh_for=lambda obj: None, width=16, height=16)  # type: ignore[arg-type,return-value]
-    except RenderUnavailable as exc:
-        pytest.skip(f"no headless OpenGL context here (libosmesa6 missing?): {exc}")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("gl_context")]
 
 
 class Glb:

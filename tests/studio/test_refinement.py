@@ -9,16 +9,9 @@ import pytest
 from studio.planner.builder import build_scene
 from studio.planner.grammar import parse_request
 from studio.refinement import refine_round
-from studio.rendering.renderer import RenderUnavailable, render
 from studio.scene.model import Scene, Transform
 
-
-@pytest.fixture(scope="module", autouse=True)
-def gl_context():
-    try:
-        render(Scene(), mesh_for=lambda obj: None, width=16, height=16)  # type: ignore[arg-type,return-value]
-    except RenderUnavailable as exc:
-        pytest.skip(f"no headless OpenGL context here (libosmesa6 missing?): {exc}")
+pytestmark = pytest.mark.usefixtures("gl_context")
 
 
 def scene_for(text: str) -> Scene:

@@ -18,21 +18,16 @@ from studio.rendering import renderer
 from studio.rendering._gl import choose_platform
 from studio.rendering.adjust import fix_exposure, fix_framing, studio_lights
 from studio.rendering.checks import exposure, framing
-from studio.rendering.renderer import RenderUnavailable, render
+from studio.rendering.renderer import render
 from studio.rendering.result import png, thumbnail
 from studio.scene.model import Camera, Light, Material, Scene, SceneObject, Shape, Transform
 from tests.studio.rendering.shapes import mesh_for
 
 W, H = 320, 240
+pytestmark = pytest.mark.usefixtures("gl_context")
+
+
 CAMERA = Camera(position=(2.6, 1.8, 3.4), target=(0.0, 0.35, 0.0), yfov_deg=50.0)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def gl_context():
-    try:
-        render(Scene(), mesh_for=mesh_for, width=16, height=16)
-    except RenderUnavailable as exc:
-        pytest.skip(f"no headless OpenGL context here (libosmesa6 missing?): {exc}")
 
 
 def box(name, x, z=0.0, size=0.6, material=None, y=None):

@@ -14,23 +14,18 @@ from studio.rendering._gl import load
 from studio.rendering.adjust import studio_lights
 from studio.rendering.checks import exposure
 from studio.rendering.pyrender_fixes import ProgramCache, sky_shader_source
-from studio.rendering.renderer import RenderUnavailable, render
+from studio.rendering.renderer import render
 from studio.scene.model import Camera, Material, Scene, SceneObject, Shape, Transform
 from tests.studio.rendering.shapes import mesh_for
 
 W, H = 320, 240
+pytestmark = pytest.mark.usefixtures("gl_context")
+
+
 CAMERA = Camera(position=(2.6, 1.8, 3.4), target=(0.0, 0.35, 0.0), yfov_deg=50.0)
 GOLD = Material("gold", (1.0, 0.766, 0.336), metallic=1.0, roughness=0.1)
 MATTE_GREY = Material("matte", (0.5, 0.5, 0.5), metallic=0.0, roughness=0.9)
 GLASS = Material("glass", (0.9, 0.95, 1.0), metallic=0.0, roughness=0.05, opacity=0.3)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def gl_context():
-    try:
-        render(Scene(), mesh_for=mesh_for, width=16, height=16)
-    except RenderUnavailable as exc:
-        pytest.skip(f"no headless OpenGL context here (libosmesa6 missing?): {exc}")
 
 
 def scene() -> Scene:
