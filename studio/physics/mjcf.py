@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -41,7 +43,7 @@ from scipy.spatial.transform import Rotation  # type: ignore[import-untyped]
 from shapely.geometry import Polygon  # type: ignore[import-untyped]
 
 from studio.physics.common import FloatArray, rotation_matrix
-from studio.scene.geometry import shape_mesh
+from studio.scene.geometry import shape_key, shape_mesh
 from studio.scene.materials import DENSITY
 from studio.scene.model import Physics, Scene, SceneObject, Shape
 from studio.scene.transforms import object_matrix, transform_from_dict
@@ -105,7 +107,42 @@ def _extreme_points(vertices: FloatArray) -> FloatArray:
     return unique
 
 
+_GEOM_CACHE_SIZE = 512
+_GEOM_CACHE: OrderedDict[tuple[Any, ...], CollisionGeom] = OrderedDict()
+_GEOM_CACHE_LOCK = threading.Lock()
+
+
 def collision_geom(obj: SceneObject, mesh: trimesh.Trimesh) -> CollisionGeom:
+    """The object's collision shape in the world (`mesh` is its world mesh).
+
+    The shape does not depend on where the object stands: it is kept process-wide per (shape,
+    scale, rotation, collision) and moved to the object's translation, so a hundred crates hull
+    one crate."""
+    shape = shape_key(obj.shape)
+    if shape is None:
+        return _collision_geom(obj, mesh)
+    key = (
+        shape,
+        tuple(map(float, obj.transform.scale)),
+        tuple(map(float, obj.transform.rotation)),
+        obj.physics.collision,
+    )
+    offset = np.asarray(obj.transform.translation, dtype=np.float64)
+    with _GEOM_CACHE_LOCK:
+        local = _GEOM_CACHE.get(key)
+        if local is not None:
+            _GEOM_CACHE.move_to_end(key)
+    if local is None:
+        world = _collision_geom(obj, mesh)
+        local = replace(world, origin=world.origin - offset, points=world.points - offset)
+        with _GEOM_CACHE_LOCK:
+            _GEOM_CACHE[key] = local
+            while len(_GEOM_CACHE) > _GEOM_CACHE_SIZE:
+                _GEOM_CACHE.popitem(last=False)
+    return replace(local, origin=local.origin + offset, points=local.points + offset)
+
+
+def _collision_geom(obj: SceneObject, mesh: trimesh.Trimesh) -> CollisionGeom:
     vertices = np.asarray(mesh.vertices, dtype=np.float64)
     if obj.physics.collision != "box":
         candidates = _extreme_points(vertices)

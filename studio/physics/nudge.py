@@ -41,6 +41,12 @@ NUDGE_TIMESTEP = 0.004
 """The nudged runs look for coarse motions (a 5 cm fall, a 15° tip), which 4 ms steps resolve
 (MuJoCo's default contacts, time constant 0.02 s, want steps of at most half that); the run at
 rest keeps 2 ms steps for its 1 cm tolerance."""
+NUDGE_SETTLE_S = 0.15
+NUDGE_STILL = (0.005, 0.05)
+"""A nudged run may stop once every free body is slower than NUDGE_STILL (m/s, rad/s) at three
+checks 0.05 s apart, after NUDGE_SETTLE_S: it looks for a 5 cm fall or a 15° tip, and what a
+nudge tips over is still moving then and speeds up until it has fallen (a pile of crates that
+absorbed the nudge is that still after about 0.2 s; the run at rest keeps its stricter test)."""
 FALL_M = 0.05
 TOPPLE_DEG = 15.0
 SINK_M = 0.01
@@ -63,7 +69,8 @@ def _nudged_qpos(
         shove = np.array([math.cos(push), 0.0, math.sin(push)]) * PUSH_SPEED
         data.qvel[address : address + 3] = swing + shove
         data.qvel[address + 3 : address + 6] = omega
-    simulate(model, data, max(1, round(seconds / NUDGE_TIMESTEP)), rolling)
+    steps = max(1, round(seconds / NUDGE_TIMESTEP))
+    simulate(model, data, steps, rolling, NUDGE_SETTLE_S, NUDGE_STILL)
     return np.array(data.qpos, dtype=np.float64)
 
 

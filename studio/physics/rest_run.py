@@ -88,20 +88,29 @@ def judge_at_rest(
     return verdict, displacement, rotation, drop, reason
 
 
-def simulate(model: Any, data: Any, steps: int, rolling: list[int] | None = None) -> int:
+def simulate(
+    model: Any,
+    data: Any,
+    steps: int,
+    rolling: list[int] | None = None,
+    settle_s: float = MIN_SETTLE_S,
+    still: tuple[float, float] = (REST_SPEED, REST_SPIN),
+) -> int:
     """Step up to `steps`; stop early once the scene is at rest. Returns the steps taken.
 
-    At rest means every free body slower than REST_SPEED m/s and REST_SPIN rad/s at
-    REST_CHECKS checks in a row, REST_CHECK_S apart, after at least MIN_SETTLE_S. A scene at
-    rest stays at rest (nothing is left to accelerate it), so the rest of the time could move
-    nothing by more than REST_SPEED x the time left (under 1.5 mm in 1.5 s, against a 1 cm
-    tolerance); a balance that only holds without a disturbance is what the nudged runs are for.
+    At rest means every free body slower than `still` (REST_SPEED m/s, REST_SPIN rad/s) at
+    REST_CHECKS checks in a row, REST_CHECK_S apart, after at least `settle_s` (MIN_SETTLE_S
+    for a run from rest: long enough for a slow creep, an object starting to slide down a slight
+    slope, to pass REST_SPEED). A scene at rest stays at rest (nothing is left to accelerate it),
+    so the rest of the time could move nothing by more than REST_SPEED x the time left (under
+    1.5 mm in 1.5 s, against a 1 cm tolerance); a balance that only holds without a disturbance
+    is what the nudged runs are for.
     In a nudged run the free bodies listed in `rolling` (balls) only need to stop going up or
     down: a ball rolling level on a table after a push is not falling.
     """
     timestep = float(model.opt.timestep)
     chunk = max(1, round(REST_CHECK_S / timestep))
-    least = round(MIN_SETTLE_S / timestep)
+    least = round(settle_s / timestep)
     done = quiet = 0
     while done < steps:
         count = min(chunk, steps - done)
@@ -111,10 +120,10 @@ def simulate(model: Any, data: Any, steps: int, rolling: list[int] | None = None
         if rolling:
             # A nudged ball rolling level on its support is neither falling nor tipping.
             velocity[np.ix_(rolling, [0, 2, 3, 4, 5])] = 0.0
-        still = not len(velocity) or (
-            velocity[:, :3].max() < REST_SPEED and velocity[:, 3:].max() < REST_SPIN
+        at_rest = not len(velocity) or (
+            velocity[:, :3].max() < still[0] and velocity[:, 3:].max() < still[1]
         )
-        quiet = quiet + 1 if still else 0
+        quiet = quiet + 1 if at_rest else 0
         if quiet >= REST_CHECKS and done >= least:
             break
     return done

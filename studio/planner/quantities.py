@@ -27,8 +27,9 @@ def check_count(noun: str, count: int) -> None:
 
 
 def check_sizes(noun: str, sizes: dict[str, float], *, upload: bool = False) -> list[str]:
-    """Raise QuantityError for sizes that cannot be meant (zero, negative, too small); sizes
-    beyond the scene's limit are built at the limit, and every such change is a note."""
+    """Raise QuantityError for sizes that cannot be built (zero, negative, too small, beyond the
+    studio's limit): a size is never changed to one the person did not ask for. A size far
+    beyond the thing's usual one is built as asked, with a note."""
     notes: list[str] = []
     typical = float("inf") if upload else max(CATALOGUE[noun].size)
     for role, value in sizes.items():
@@ -39,12 +40,10 @@ def check_sizes(noun: str, sizes: dict[str, float], *, upload: bool = False) -> 
             )
         limit = MAX_SIZE_M / (2 if role == "radius" else 1)
         if value > limit:
-            notes.append(
-                f"a {noun} {what} of {_metres(value)} is beyond the studio's "
-                f"{_metres(MAX_SIZE_M)} limit, so it is built {_metres(limit)} instead"
+            raise QuantityError(
+                f"a {noun} {what} of {_metres(value)} cannot be built: the studio's scenes are "
+                f"at most {_metres(MAX_SIZE_M)} across, so a {what} may be {_metres(limit)} at most"
             )
-            sizes[role] = value = limit
-            continue
         if value < MIN_SIZE_M:
             raise QuantityError(f"a {noun} {what} of {_metres(value)} is too small to build")
         if value > typical * LARGE_FACTOR:

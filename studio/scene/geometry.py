@@ -15,11 +15,18 @@ Every primitive is built in the object's local frame with the dimensions its par
 Round shapes are tessellated (64 sections, spheres as subdivided icosahedra) with vertices on
 every axis extreme, so bounding boxes are exact and volumes are within 1% of the analytic ones.
 Solids are watertight with outward normals.
+
+**Cache.** Built meshes of shapes that do not load a file are kept process-wide (`_SHAPE_CACHE`,
+least recently used first out), keyed by the shape's canonical JSON; callers get a copy (with the
+topology trimesh computed already), so a scene of a hundred crates builds one crate.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -48,6 +55,7 @@ __all__ = [
     "object_bounds",
     "object_matrix",
     "object_mesh",
+    "shape_key",
     "shape_mesh",
     "world_bounds",
     "world_mesh",
@@ -75,9 +83,39 @@ _Z_UP_TO_Y_UP = np.array(
 Params = dict[str, Any]
 
 
+SHAPE_CACHE_SIZE = 256
+_SHAPE_CACHE: OrderedDict[str, trimesh.Trimesh] = OrderedDict()
+_SHAPE_CACHE_LOCK = threading.Lock()
+
+
 def shape_mesh(shape: Shape, *, resolve_mesh: MeshResolver | None = None) -> trimesh.Trimesh:
-    """The shape's mesh in its object's local frame; SceneError names a bad or missing param."""
-    return _build(shape, resolve_mesh, depth=0)
+    """The shape's mesh in its object's local frame; SceneError names a bad or missing param.
+    Each call returns a mesh of its own, which the caller may change."""
+    key = shape_key(shape)
+    if key is None:
+        return _build(shape, resolve_mesh, depth=0)
+    with _SHAPE_CACHE_LOCK:
+        hit = _SHAPE_CACHE.get(key)
+        if hit is not None:
+            _SHAPE_CACHE.move_to_end(key)
+    if hit is None:
+        hit = _build(shape, resolve_mesh, depth=0)
+        _ = hit.is_volume  # computed once, with the topology a copy keeps
+        with _SHAPE_CACHE_LOCK:
+            _SHAPE_CACHE[key] = hit
+            while len(_SHAPE_CACHE) > SHAPE_CACHE_SIZE:
+                _SHAPE_CACHE.popitem(last=False)
+    return hit.copy(include_cache=True)
+
+
+def shape_key(shape: Shape) -> str | None:
+    """The shape's canonical JSON; None for one that loads a file (a mesh, or a boolean with
+    one) or whose params are not plain JSON."""
+    try:
+        key = json.dumps([shape.kind, shape.params], sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return None if shape.kind == "mesh" or '"mesh"' in key else key
 
 
 def object_mesh(obj: SceneObject, *, resolve_mesh: MeshResolver | None = None) -> trimesh.Trimesh:

@@ -86,14 +86,23 @@ def test_number_words_and_compounds_in_requests(text, role, metres):
     assert spec.sizes == pytest.approx({role: metres})
 
 
-def test_a_km_is_a_unit_not_a_count_and_beyond_the_limit_is_said():
-    parsed = parse_request("a 5 km wall")
-    (wall,) = parsed.objects
+def test_a_km_is_a_unit_not_a_count():
+    (wall,) = parse_request("a 0.5 km wall").objects
     assert wall.count == 1
-    assert wall.sizes == {"size": 1000.0}
-    assert parsed.notes == [
-        "a wall size of 5 km is beyond the studio's 1 km limit, so it is built 1 km instead"
-    ]
+    assert wall.sizes == {"size": 500.0}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a 5 km wall", "a wall size of 5 km cannot be built"),
+        ("a 5 km sphere", "a sphere size of 5 km cannot be built"),
+        ("a ball with a radius of 700 m", "a radius may be 500 m at most"),
+    ],
+)
+def test_sizes_beyond_the_studio_are_refused_not_shrunk(text, message):
+    with pytest.raises(GrammarError, match=message):
+        parse_request(text)
 
 
 @pytest.mark.parametrize(
