@@ -32,9 +32,11 @@ from typing import Any
 import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 
 from finance.documents.json_cache import read_json, write_json
+from finance.documents.profile import DocumentProfile, read_profile
 from finance.documents.sections import locate_sections
 
-CACHE_VERSION = 1
+# 2: documents carry a `profile` (type, company, ticker, period read off the cover).
+CACHE_VERSION = 2
 DEFAULT_MAX_PAGES = 2000
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 # Below this many pages one process is faster than starting workers.
@@ -58,6 +60,7 @@ class ParsedDocument:
     company: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
     sections: dict[str, Any] = field(default_factory=dict)
+    profile: DocumentProfile = field(default_factory=DocumentProfile)
     from_cache: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,6 +73,7 @@ class ParsedDocument:
             "company": self.company,
             "metadata": dict(self.metadata),
             "sections": self.sections,
+            "profile": self.profile.to_dict(),
             "pages": list(self.pages),
         }
 
@@ -84,7 +88,16 @@ class ParsedDocument:
             company=str(data.get("company", "")),
             metadata={str(k): str(v) for k, v in dict(data.get("metadata", {})).items()},
             sections=dict(data.get("sections", {})),
+            profile=DocumentProfile.from_dict(dict(data.get("profile") or {})),
         )
+
+    @property
+    def doc_type(self) -> str:
+        return self.profile.doc_type
+
+    @property
+    def ticker(self) -> str | None:
+        return self.profile.ticker
 
     @property
     def statement_pages(self) -> dict[str, int | None]:
@@ -217,6 +230,19 @@ def extract_pages(
 _ACCESSION = re.compile(r"^(\d{10}-\d{2}-\d{6}|[a-z]{1,6}-\d{8})$")
 
 
+def describe(pages: list[str], metadata: dict[str, str]) -> tuple[DocumentProfile, str]:
+    """The document's profile (`finance.documents.profile.read_profile`) and its company:
+    the cover's registrant / the release's issuer, else the PDF's Title metadata; never the
+    file name."""
+    profile = read_profile(pages)
+    return profile, profile.company or guess_company(pages, metadata)
+
+
+def profile_metadata(metadata: dict[str, str], profile: DocumentProfile) -> dict[str, str]:
+    """The file's metadata plus the profile's fields as strings (doc_type, ticker, ...)."""
+    return {**metadata, **profile.metadata()}
+
+
 def guess_company(pages: list[str], metadata: dict[str, str]) -> str:
     """The registrant: the line above "(Exact name of registrant ...)" on the cover page."""
     for text in pages[:3]:
@@ -318,16 +344,17 @@ def ingest_pdf(
             "no text layer: this looks like a scanned document (images of pages); "
             "run OCR on it first or upload the original electronic filing"
         )
-    company = guess_company(pages, metadata)
+    profile, company = describe(pages, metadata)
     doc = ParsedDocument(
         sha256=sha,
         pages=pages,
         page_count=page_count,
         kind="pdf",
-        title=guess_title(metadata, company),
+        title=guess_title(metadata, company, profile.doc_type),
         company=company,
-        metadata=metadata,
+        metadata=profile_metadata(metadata, profile),
         sections=locate_sections(pages).to_dict(),
+        profile=profile,
     )
     cache_store(cache_dir, doc)
     return doc
@@ -428,16 +455,17 @@ def ingest_html(
     if m:
         title = m.group(1).decode("utf-8", "replace").strip()
     metadata = {"Title": title} if title else {}
-    company = guess_company(pages, metadata)
+    profile, company = describe(pages, metadata)
     doc = ParsedDocument(
         sha256=sha,
         pages=pages,
         page_count=len(pages),
         kind="html",
-        title=guess_title(metadata, company),
+        title=guess_title(metadata, company, profile.doc_type),
         company=company,
-        metadata=metadata,
+        metadata=profile_metadata(metadata, profile),
         sections=locate_sections(pages).to_dict(),
+        profile=profile,
     )
     cache_store(cache_dir, doc)
     return doc

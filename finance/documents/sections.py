@@ -41,6 +41,7 @@ _CONTINUED = re.compile(r"(continued|cont)$")
 _NUMBER = re.compile(r"(?<![\w.])\(?\$?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|(?<![\w.,])\d{2,}\b")
 _ITEM_LINE = re.compile(r"^\s*item[\s\u00a0]*(\d{1,2}[a-c]?)\b\.?[\s\u00a0]*(.*)$", re.IGNORECASE)
 _ENDS_IN_PAGE_NUMBER = re.compile(r"\s\d{1,3}$")
+_TOC_ENTRY_END = re.compile(r"(\d|not\s+applicable|none|\([a-z]\))\s*$", re.IGNORECASE)
 _HEADING_LINES = 8
 _MIN_NUMBERS = 40
 ITEM_ORDER = (
@@ -115,9 +116,13 @@ def _is_toc_page(text: str) -> bool:
     """A table of contents listing Items with page numbers (not a page of short Items)."""
     lines = _lines(text)
     item_lines = [ln for ln in lines if _ITEM_LINE.match(ln)]
-    if len({item for item, _ in _item_headings(text)}) < 5:
+    distinct = len({item for item, _ in _item_headings(text)})
+    if distinct < 5:
         return False
-    numbered = sum(1 for ln in item_lines if re.search(r"\d\s*$", ln))
+    if distinct >= 9:  # no content page carries nine Item headings; a list of them does
+        return True
+    # Entries end in a page number, or in "Not applicable" / "None" / a footnote mark.
+    numbered = sum(1 for ln in item_lines if _TOC_ENTRY_END.search(ln))
     return numbered * 2 >= len(item_lines) or any(squash(ln) == "page" for ln in lines)
 
 

@@ -277,8 +277,8 @@ def _reconciliation(
 
 
 def _previous_year(year: str, values: Mapping[str, float]) -> str | None:
-    match = re.fullmatch(r"FY(\d{4})", year)
+    match = re.fullmatch(r"(FY|Q[1-4] |[69]M )(\d{4})", year)
     if match is None:
         return None
-    previous = f"FY{int(match.group(1)) - 1}"
+    previous = f"{match.group(1)}{int(match.group(2)) - 1}"
     return previous if previous in values else None

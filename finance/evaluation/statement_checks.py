@@ -40,7 +40,8 @@ CORE_LINES = (
 
 
 def _year(label: str) -> int | None:
-    match = re.fullmatch(r"FY(\d{4})", label)
+    """The fiscal year of a period label: "FY2022", "Q2 2022", "6M 2022" (the contract's)."""
+    match = re.fullmatch(r"(?:FY|Q[1-4] |[69]M )(\d{4})", label)
     return int(match.group(1)) if match else None
 
 
@@ -57,7 +58,7 @@ def years_problems(statements: dict[str, Any], doc_type: str, period: int) -> li
     problems = []
     unreadable = [year for year in fiscal if _year(year) is None]
     if unreadable:
-        problems.append(f"fiscal years not of the form FY2018: {unreadable}")
+        problems.append(f"periods not of the form FY2018, Q2 2018 or 6M 2018: {unreadable}")
     numbers = {y for y in map(_year, fiscal) if y is not None}
     later = sorted(y for y in numbers if y > period)
     if later:

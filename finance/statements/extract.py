@@ -6,14 +6,15 @@ import io
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pdfplumber  # type: ignore[import-untyped,unused-ignore]
 
 from finance.statements.locate import locate_statements, page_texts
 from finance.statements.model import STATEMENTS, CellValue, FinancialStatements
-from finance.statements.synonyms import SIGN, match_label
-from finance.statements.table import Table, parse_table
+from finance.statements.periods import label_periods, period_order
+from finance.statements.synonyms import SIGN, UNSCALED, accepts, match_label
+from finance.statements.table import Cell, Row, Table, parse_table
+from finance.statements.validate import validate
 
 
 def _company(name: str) -> str:
@@ -23,36 +24,79 @@ def _company(name: str) -> str:
     return special.get(head.upper(), head.replace("_", " ").title())
 
 
-def _fy(year: str, table: Table) -> str:
-    return table.fiscal_labels.get(year, f"FY{year}")
-
-
-def _canonical(statement: str, tables: list[Table]) -> dict[str, dict[str, CellValue]]:
+def _chosen_rows(statement: str, tables: list[Table]) -> dict[str, tuple[Table, Row]]:
+    """Each canonical key's best row: the lowest rank, then the first printed."""
     best: dict[str, tuple[int, int]] = {}  # key -> (rank, order)
-    chosen: dict[str, tuple[Table, Any]] = {}
+    chosen: dict[str, tuple[Table, Row]] = {}
     order = 0
     for table in tables:
         for row in table.rows:
             order += 1
             for key, rank in match_label(statement, row.label):
+                if not accepts(key, [cell.text for cell in row.cells.values()]):
+                    continue
                 if key not in best or (rank, order) < best[key]:
                     best[key] = (rank, order)
                     chosen[key] = (table, row)
+    if statement == "cash_flow":
+        _reconciling(tables, chosen)
+    return chosen
+
+
+def _reconciling(tables: list[Table], chosen: dict[str, tuple[Table, Row]]) -> None:
+    """The lines printed between the financing total and the change in cash other than the
+    exchange-rate effect (cash of businesses held for sale, of discontinued operations...), as
+    one synthetic row `other_changes_in_cash`, so that the sections add up to the change."""
+    if "financing_cash_flow" not in chosen or "net_change_in_cash" not in chosen:
+        return
+    rows = [(table, row) for table in tables for row in table.rows]
+    positions = {id(row): n for n, (_, row) in enumerate(rows)}
+    start = positions[id(chosen["financing_cash_flow"][1])]
+    end = positions[id(chosen["net_change_in_cash"][1])]
+    fx = chosen.get("fx_effect_on_cash")
+    between = [
+        (table, row) for table, row in rows[start + 1 : end] if fx is None or row is not fx[1]
+    ]
+    if not between or end - start > 6:
+        return
+    table = between[-1][0]
+    if any(t is not table for t, _ in between):
+        return
+    cells = {}
+    for index in range(len(table.columns)):
+        values = [row.cells[index] for _, row in between if index in row.cells]
+        if values:
+            cells[index] = Cell(
+                value=sum(c.value for c in values),
+                text=" + ".join(c.text for c in values),
+                bbox=values[-1].bbox,
+            )
+    label = "; ".join(row.label for _, row in between)
+    chosen["other_changes_in_cash"] = (table, Row(label=label, cells=cells, top=between[-1][1].top))
+
+
+def _canonical(
+    statement: str, tables: list[Table], labels: dict[tuple[int, int], str]
+) -> dict[str, dict[str, CellValue]]:
+    """Each canonical key's value per period, from its best row."""
     out: dict[str, dict[str, CellValue]] = {}
-    for key, (table, row) in chosen.items():
-        years: dict[str, CellValue] = {}
-        for year, cell in row.cells.items():
-            value = cell.value * table.scale
+    for key, (table, row) in _chosen_rows(statement, tables).items():
+        periods: dict[str, CellValue] = {}
+        for index, cell in row.cells.items():
+            label = labels[(id(table), index)]
+            if label in periods:
+                continue
+            value = cell.value if key in UNSCALED else cell.value * table.scale
             if SIGN.get(key) == "abs":
                 value = abs(value)
-            years[_fy(year, table)] = CellValue(
+            periods[label] = CellValue(
                 value=round(value, 6) + 0.0,
                 page=table.page,
                 bbox=cell.bbox,
                 text=cell.text,
                 label=row.label,
             )
-        out[key] = dict(sorted(years.items(), reverse=True))
+        out[key] = dict(sorted(periods.items(), key=lambda item: period_order(item[0])))
     return out
 
 
@@ -61,7 +105,7 @@ def _fix_tax_sign(income: dict[str, dict[str, CellValue]]) -> None:
 
     The sign is read off the statement itself: pre-tax income minus tax should be net income.
     """
-    total = income.pop("_net_income_total", None) or income.get("net_income", {})
+    total = income.get("_net_income_total") or income.get("net_income", {})
     taxes = income.get("income_tax", {})
     pretax = income.get("income_before_tax", {})
     for year, cell in list(taxes.items()):
@@ -73,14 +117,18 @@ def _fix_tax_sign(income: dict[str, dict[str, CellValue]]) -> None:
 
 
 def extract_statements(source: str | Path | bytes, name: str | None = None) -> FinancialStatements:
-    """Canonical statements of one 10-K PDF (a path or its bytes); `name` is the document name."""
+    """Canonical statements of one filing PDF (a path or its bytes); `name` is the document name.
+
+    Values are USD millions whatever unit a statement prints (`units` says what each printed);
+    per-share amounts are as printed. Periods are labelled from the column headers
+    (`periods.py`: "FY2022", "Q2 2023", "6M 2023")."""
     if isinstance(source, Path):
         source = str(source)
     document = name or (Path(source).name if isinstance(source, str) else "document.pdf")
     pages = locate_statements(page_texts(source)).as_dict()
     result = FinancialStatements(document=document, company=_company(document), pages=pages)
     opened = source if isinstance(source, str) else io.BytesIO(source)
-    fiscal: set[str] = set()
+    found: dict[str, list[Table]] = {}
     with pdfplumber.open(opened) as pdf:
         for statement in STATEMENTS:
             tables: list[Table] = []
@@ -89,11 +137,32 @@ def extract_statements(source: str | Path | bytes, name: str | None = None) -> F
                 table = parse_table(page.extract_words(), index, float(page.width))
                 if table is not None and table.rows:
                     tables.append(table)
-            canonical = _canonical(statement, tables)
-            if statement == "income_statement":
-                _fix_tax_sign(canonical)
-            setattr(result, statement, canonical)
-            for table in tables:
-                fiscal.update(_fy(y, table) for y in table.years)
-    result.fiscal_years = sorted(fiscal, reverse=True)
+            found[statement] = tables
+    columns = [
+        (table, i)
+        for tables in found.values()
+        for table in tables
+        for i in range(len(table.columns))
+    ]
+    names = label_periods([table.columns[i].period for table, i in columns])
+    labels = {(id(table), i): name for (table, i), name in zip(columns, names, strict=True)}
+    for statement, tables in found.items():
+        canonical = _canonical(statement, tables, labels)
+        if statement == "income_statement":
+            _fix_tax_sign(canonical)
+        setattr(result, statement, canonical)
+        if tables:
+            result.units[statement] = tables[0].unit
+    carried = {
+        label
+        for rows in (result.statement(s) for s in STATEMENTS)
+        for cells in rows.values()
+        for label in cells
+    }
+    result.fiscal_years = sorted(carried, key=period_order)
+    checks = validate(result)
+    result.validation = {}
+    for check in checks:
+        result.validation.setdefault(check.statement, {})[check.period] = check.to_dict()
+    result.income_statement.pop("_net_income_total", None)
     return result

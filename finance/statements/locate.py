@@ -17,7 +17,7 @@ _TITLES: dict[str, re.Pattern[str]] = {
 }
 _REJECT_HEAD = re.compile(
     r"comprehensive|changesin|shareholders['\u2019]?equity|stockholders['\u2019]?equity|notesto|"
-    r"selectedfinancial|reportofindependent|quarterly|unaudited"
+    r"selectedfinancial|reportofindependent|(selected)?quarterly(financial|results|data)"
 )
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "income_statement": (
@@ -110,18 +110,29 @@ def score_page(text: str, statement: str) -> float:
     return hits * 10.0 + min(numbers, 80) + (20.0 if title.start() < 80 else 0.0)
 
 
-def _continues(text: str) -> bool:
-    """A page that carries a statement on: "(continued)", or a bare period header and numbers."""
+_CLOSING: dict[str, re.Pattern[str]] = {
+    "income_statement": re.compile(r"per (common |ordinary )?share|weighted.average", re.I),
+    "balance_sheet": re.compile(
+        r"total liabilities,? (and|&) .{0,40}(equity|deficit|capital)|total equities", re.I
+    ),
+    "cash_flow": re.compile(r"end of (the )?(fiscal )?(year|period|quarter)", re.I),
+}
+"""A line a statement ends with: a page without it is carried on to the next."""
+
+
+def _continues(text: str, statement: str, previous: str) -> bool:
+    """Does `text` carry on the statement of the page before? "(continued)" in its head; or the
+    page before lacks the statement's closing line and this one is more of the same table: its
+    own title repeated (with no other statement's), or no title at all, just rows of numbers."""
     head = _head(text)
     if "continued" in head[:300]:
         return True
-    if any(t.search(head) for t in _TITLES.values()) or _REJECT_HEAD.search(head):
+    if _CLOSING[statement].search(previous) or _REJECT_HEAD.search(head):
         return False
-    lines = [ln for ln in text.splitlines() if ln.strip()][:4]
-    periodic = re.search(
-        r"years?ended|asof|atdecember", re.sub(r"\s+", "", " ".join(lines)).lower()
-    )
-    return periodic is not None and len(_NUMBER.findall(text)) >= 15
+    titles = [name for name, title in _TITLES.items() if title.search(head)]
+    if titles:
+        return titles == [statement]
+    return len(_NUMBER.findall(text)) >= 15
 
 
 def locate_statements(texts: list[str]) -> StatementPages:
@@ -135,7 +146,7 @@ def locate_statements(texts: list[str]) -> StatementPages:
         best = max(scored, key=lambda s: (s[0], -s[1]))[1]
         pages = [best]
         nxt = best + 1
-        if nxt < len(texts) and _continues(texts[nxt]):
+        if nxt < len(texts) and _continues(texts[nxt], statement, texts[best]):
             pages.append(nxt)
         found[statement] = pages
     return StatementPages(**found)

@@ -1,4 +1,23 @@
-"""Plain dataclasses for canonical statements, serialisable to the JSON contract."""
+"""Canonical statements: the JSON contract other code relies on.
+
+`extract_statements(...).to_dict()` (and `manage.py extract_statements FILE --json`, and the
+statements endpoint) give:
+
+* `document`, `company`, `currency` ("USD"), `unit` ("millions": every value is USD millions,
+  whatever the filing printed; `units_as_printed` names what each statement printed, e.g.
+  {"income_statement": "thousands"}); per-share lines (`eps_basic`, `eps_diluted`) are as printed.
+* `fiscal_years`: the period labels carried, newest first. `FY2022` is fiscal year 2022 (named
+  by the calendar year it ends in; a 52/53-week year ending in the first days of January belongs
+  to the year before) or a balance at its end; `Q2 2023` the second quarter of FY2023 (or a
+  balance at its end); `6M 2023` and `9M 2023` six and nine months of FY2023 (see `periods.py`).
+* `income_statement`, `balance_sheet`, `cash_flow`: canonical key -> period label ->
+  {value, page (0-indexed), bbox (pdfplumber x0, top, x1, bottom)}; the keys are
+  `CANONICAL_KEYS`, each present only when the filing prints it.
+* `validation`: statement -> period -> {status: verified | failed | unchecked, identity, detail}
+  (`validate.py`); `unverified`: statement -> period -> why, for the failed ones. An unverified
+  period's figures are flagged wherever they are used.
+* `pages`: statement -> pages parsed.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +25,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 STATEMENTS = ("income_statement", "balance_sheet", "cash_flow")
+CANONICAL_KEYS: dict[str, frozenset[str]] = {
+    "income_statement": frozenset(
+        "revenue cost_of_revenue gross_profit operating_income interest_expense "
+        "net_interest_income provision_for_credit_losses income_before_tax income_tax "
+        "net_income eps_basic eps_diluted".split()
+    ),
+    "balance_sheet": frozenset(
+        "cash_and_equivalents accounts_receivable inventories total_current_assets ppe_net "
+        "total_assets accounts_payable total_current_liabilities long_term_debt "
+        "total_liabilities shareholders_equity total_equity noncontrolling_interests "
+        "temporary_equity total_liabilities_and_equity".split()
+    ),
+    "cash_flow": frozenset(
+        "net_income operating_cash_flow depreciation_amortization capital_expenditure "
+        "dividends_paid share_repurchases investing_cash_flow financing_cash_flow "
+        "fx_effect_on_cash other_changes_in_cash net_change_in_cash".split()
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -33,6 +70,18 @@ class FinancialStatements:
     balance_sheet: dict[str, dict[str, CellValue]] = field(default_factory=dict)
     cash_flow: dict[str, dict[str, CellValue]] = field(default_factory=dict)
     pages: dict[str, list[int]] = field(default_factory=dict)  # statement -> pages parsed
+    units: dict[str, str] = field(default_factory=dict)  # statement -> unit as printed
+    validation: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    """statement -> period -> {status: verified | failed | unchecked, identity, detail}"""
+
+    def unverified(self) -> dict[str, dict[str, str]]:
+        """statement -> period -> why, where an accounting identity failed."""
+        out: dict[str, dict[str, str]] = {}
+        for statement, periods in self.validation.items():
+            for period, check in periods.items():
+                if check.get("status") == "failed":
+                    out.setdefault(statement, {})[period] = str(check.get("detail", ""))
+        return out
 
     def statement(self, name: str) -> dict[str, dict[str, CellValue]]:
         if name not in STATEMENTS:
@@ -51,6 +100,9 @@ class FinancialStatements:
             "currency": self.currency,
             "unit": self.unit,
             "fiscal_years": list(self.fiscal_years),
+            "units_as_printed": dict(self.units),
+            "validation": {k: dict(v) for k, v in self.validation.items()},
+            "unverified": self.unverified(),
         }
         for name in STATEMENTS:
             out[name] = {

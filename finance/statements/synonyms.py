@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # How a key's printed value becomes canonical: "as_printed", or "abs" (a flow whose sign the
 # contract fixes, e.g. capital expenditure is positive when cash is spent).
@@ -13,17 +14,29 @@ SIGN: dict[str, str] = {
     "interest_expense": "abs",
 }
 
+UNSCALED = frozenset({"eps_basic", "eps_diluted"})
+"""Per-share amounts: printed as they are, whatever unit the statement's other lines are in."""
+
 _R = list[tuple[str, int]]
 # "Net income", "Net loss", "Net (loss)/earnings", "Net income (loss)" ...
 _NET = r"^net (income|earnings|loss|\(loss\)[/ ]?(income|earnings)|(income|earnings)[/ ]?\(loss\))"
-_CASH = r"^(net |total )?cash (provided|generated|from|used|\(used\))"
+# "Net cash provided by", "Cash flows from", "Net cash (used in) provided by", "Net cash used for"
+_CASH = r"^(net |total )?cash( flows?)?\b(?!.*\bnon-?cash)(?!.*\b(paid|received)\b)"
+_ACTIVITIES = r"( activities)?( - total| total)?$"
+_CHANGE = r"(\(?(increase|decrease)\)?[ /,]*(and |or )?(\(?(increase|decrease)\)?)?|change)"
 
 RULES: dict[str, dict[str, _R]] = {
     "income_statement": {
         "revenue": [
-            (r"^total (net )?(revenues?|net sales|sales)$", 0),
+            (r"^total (net )?(revenues?|net sales|sales)( and other income)?$", 0),
+            (r"^total (net |operating )?revenues?,? net of interest expense", 0),
+            (r"^total (operating )?revenues?$", 0),
             (r"^(net )?(revenues?|sales)$", 1),
             (r"^(net )?(revenues?|sales)(, net)?$", 1),
+            (r"^(total )?operating revenues?$", 1),
+            (r"^(total )?net revenues?$", 1),
+            (r"^revenues?,? net of interest expense", 1),
+            (r"^(total )?(net )?sales and (other )?(operating )?revenues?$", 1),
         ],
         "cost_of_revenue": [
             (r"^total cost of (revenues?|sales|goods sold)$", 0),
@@ -42,11 +55,18 @@ RULES: dict[str, dict[str, _R]] = {
         ],
         "interest_expense": [
             (r"^interest expense$", 0),
+            (r"^total interest expense$", 0),
             (r"^interest expense, net$", 1),
             (r"^interest and debt expense$", 1),
         ],
+        "net_interest_income": [(r"^net interest income$", 0)],
+        "provision_for_credit_losses": [
+            (r"^(total )?provisions? for (credit|loan|loan and lease) losses$", 0),
+            (r"^provisions? for (credit|loan) losses\b", 1),
+        ],
         "income_before_tax": [
             (r"before (provision for |\(provision\) benefit for )?(income )?tax", 0),
+            (r"^pre-?tax (income|earnings)", 1),
         ],
         "income_tax": [
             (
@@ -57,10 +77,11 @@ RULES: dict[str, dict[str, _R]] = {
             (r"^income tax(es)? (expense|provision|\(expense\)|\(provision\))", 0),
             (r"^provision for \(benefit from\) income taxes?$", 0),
             (r"^income tax(es)?$", 1),
+            (r"^(provision for|\(provision\) benefit for) (income )?taxes?\b", 1),
         ],
         "net_income": [
             (
-                _NET + r"( \(loss\))? attributable to (?!non.?controlling)",
+                _NET + r"( \(loss\))? attributable to (?!non.?controlling|participating)",
                 0,
             ),
             (r"^net (income|earnings)( \(loss\))?$", 1),
@@ -70,16 +91,16 @@ RULES: dict[str, dict[str, _R]] = {
         # Internal: net income before non-controlling interests, to read the tax line's sign.
         "_net_income_total": [
             (r"^net (income|earnings)( \(loss\))? including non.?controlling", 0),
-            (
-                _NET + "$",
-                1,
-            ),
+            (_NET + "$", 1),
         ],
+        "eps_basic": [(r"^(net (income|earnings) per share[-,: ]*)?basic\b", 0)],
+        "eps_diluted": [(r"^(net (income|earnings) per share[-,: ]*)?diluted\b", 0)],
     },
     "balance_sheet": {
         "cash_and_equivalents": [
             (r"^cash and (cash )?equivalents$", 0),
             (r"^cash and cash equivalents", 1),
+            (r"^cash and due from banks$", 1),
         ],
         "accounts_receivable": [
             (r"^(trade )?accounts receivable", 0),
@@ -95,9 +116,14 @@ RULES: dict[str, dict[str, _R]] = {
         "ppe_net": [
             (r"^(net )?property,? (plant,? )?(and|&) equipment.*\bnet\b", 0),
             (r"^net property", 0),
+            (r"^(total )?property,? plant,? (and|&) equipment\b(?!.*\bgross\b)", 2),
         ],
         "total_assets": [(r"^total assets$", 0)],
-        "accounts_payable": [(r"^(trade )?accounts payable$", 0), (r"^accounts payable\b", 1)],
+        "accounts_payable": [
+            (r"^(trade )?accounts payable$", 0),
+            (r"^trade (accounts )?payables?$", 0),
+            (r"^accounts payable\b", 1),
+        ],
         "total_current_liabilities": [(r"^total current liabilities$", 0)],
         "long_term_debt": [
             (r"^long-term debt$", 0),
@@ -107,6 +133,7 @@ RULES: dict[str, dict[str, _R]] = {
                 r" current (portion|maturities)",
                 1,
             ),
+            (r"^(non-?current )?term debt$", 2),
         ],
         "total_liabilities": [(r"^total liabilities$", 0)],
         "shareholders_equity": [
@@ -116,27 +143,42 @@ RULES: dict[str, dict[str, _R]] = {
                 0,
             ),
             (r"^total (share|stock)holders['\u2019]? (equity|deficit)", 1),
+            (r"^total (share ?owners|shareholders|stockholders)['\u2019]? equity\b", 1),
             (r"^total equity$", 2),
+        ],
+        "total_equity": [(r"^total (equity|capital)$", 0)],
+        "noncontrolling_interests": [
+            (r"^(non-?controlling|minority) interests?( in (consolidated )?subsidiaries)?$", 0),
+        ],
+        "temporary_equity": [
+            (r"^redeemable (non-?controlling|preferred|convertible)", 0),
+            (r"^(total )?temporary equity$", 0),
+        ],
+        "total_liabilities_and_equity": [
+            (r"^total liabilities,? (and|&) .{0,40}(equity|deficit|capital)$", 0),
+            (r"^total equities$", 1),
         ],
     },
     "cash_flow": {
+        "net_income": [
+            (_NET + r"( \(loss\))?( including non.?controlling interests?)?$", 0),
+            (_NET + r"( \(loss\))? attributable to", 1),
+        ],
         "operating_cash_flow": [
-            (
-                r"^(net |total )?cash (provided|generated|from|used|\(used\)).*operat(ing|ions)"
-                r"( activities)?$",
-                0,
-            ),
+            (_CASH + r"(?!.*continu).*\boperat(ing|ions)" + _ACTIVITIES, 0),
+            (_CASH + r"(?!.*discontinu).*\boperat(ing|ions) activities\b", 2),
         ],
         "depreciation_amortization": [(r"^depreciation\b", 0)],
         "capital_expenditure": [
-            (r"^capital expenditures?", 0),
+            (r"^capital (expenditures?|spending)", 0),
             (
-                r"^(purchases?|acquisitions?|additions?|payments?) (of|to|for)"
-                r" (property|plant|capital)",
+                r"^(purchases?|acquisitions?|additions?|payments?|investments?|expenditures?)"
+                r" (of|to|for|in|on)\b.{0,30}\b(property|plant|equipment|premises|fixed assets"
+                r"|capital assets|productive assets)",
                 0,
             ),
-            (r"^property(, plant)? and equipment additions", 0),
-            (r"^payments? to acquire (property|plant)", 0),
+            (r"^property(, plant)? and equipment (additions|expenditures|purchases)", 0),
+            (r"^payments? to acquire (property|plant|productive)", 0),
         ],
         "dividends_paid": [
             (r"^(cash )?dividends( paid)?( to (share|stock)holders)?$", 0),
@@ -152,19 +194,35 @@ RULES: dict[str, dict[str, _R]] = {
             (r"^(repurchases?|purchases?) of common stock", 0),
         ],
         "investing_cash_flow": [
-            (
-                _CASH + r".*investing( activities)?$",
-                0,
-            ),
+            (_CASH + r"(?!.*continu).*\binvesting" + _ACTIVITIES, 0),
+            (_CASH + r"(?!.*discontinu).*\binvesting activities\b", 2),
         ],
         "financing_cash_flow": [
-            (
-                _CASH + r".*financing( activities)?$",
-                0,
-            ),
+            (_CASH + r"(?!.*continu).*\bfinancing" + _ACTIVITIES, 0),
+            (_CASH + r"(?!.*discontinu).*\bfinancing activities\b", 2),
+        ],
+        "fx_effect_on_cash": [
+            (r"^effects? of (foreign )?(currency )?exchange rates?( changes)?\b", 0),
+            (r"^(foreign )?(currency|exchange.rate) effects? on cash\b", 0),
+            (r"^(foreign )?(currency )?exchange rate (effect|changes)\b.*\bcash\b", 1),
+        ],
+        "net_change_in_cash": [
+            (r"^(total |net )" + _CHANGE + r" in cash\b(?!.*\b(held.for.sale|discontinued)\b)", 0),
+            (r"^" + _CHANGE + r" in cash\b(?!.*\b(held.for.sale|discontinued)\b)", 1),
         ],
     },
 }
+
+
+def accepts(key: str, cells: list[str]) -> bool:
+    """Whether a row's printed cells can be `key`: a per-share amount has decimals and is small
+    ("Diluted" also heads a row of share counts)."""
+    if key in UNSCALED:
+        return bool(cells) and all(
+            "." in text or text.strip("$()") in {"-", "\u2014"} for text in cells
+        )
+    return True
+
 
 COMPILED: dict[str, dict[str, list[tuple[re.Pattern[str], int]]]] = {
     statement: {key: [(re.compile(p), rank) for p, rank in rules] for key, rules in keys.items()}
@@ -173,8 +231,11 @@ COMPILED: dict[str, dict[str, list[tuple[re.Pattern[str], int]]]] = {
 
 
 def normalise_label(label: str) -> str:
-    text = label.lower().replace("\u2019", "'").replace("\u2014", "-").replace("\u2013", "-")
-    text = re.sub(r"\(\d\)|\(note \d+\)", "", text)  # footnote markers
+    # Some fonts map the "ti" ligature to NUL ("ac\x00vi\x00es"); NFKC splits "ﬁ" and "ﬂ".
+    text = unicodedata.normalize("NFKC", label.replace("\x00", "ti")).lower()
+    text = text.replace("\u2019", "'").replace("\u2014", "-").replace("\u2013", "-")
+    # Footnote markers: "(1)", "(a)", "(a)(b)", "(Note 5)", "(see Note 13)".
+    text = re.sub(r"(\s*\((\d{1,2}|[a-z])\))+$|\((\d|see )?\s*notes? [\d, and]+\)", "", text)
     text = re.sub(r"^less:?\s*", "", text)
     text = re.sub(r"\s+", " ", text).strip(" :")
     text = re.sub(r"\s*-\s*net$", ", net", text)

@@ -1,4 +1,15 @@
-"""Rebuild statement rows (label + one numeric cell per year column) from pdfplumber words."""
+"""Rebuild statement rows (label + one numeric cell per period column) from pdfplumber words.
+
+Columns come from the numbers themselves: the right edges of the amounts printed in the body
+cluster into columns, whatever the header looks like. Each column's header is then read from the
+lines above the body: the words over the column (a year, a date, "Fiscal 2022") and the phrases
+spanning it ("Three Months Ended", "Six Months Ended", "52 Weeks Ended"). What a header means as
+a period is `periods.py`'s business; a column whose header names no year (a "% change" column,
+a note reference) is left out.
+
+The unit is the first of "thousands", "millions" or "billions" in the heading ("In millions,
+except number of shares, which are reflected in thousands" is millions).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +18,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-_YEAR = re.compile(r"^(?:fiscal)?((?:19|20)\d\d)[,)]?$", re.IGNORECASE)
-_CELL = re.compile(r"^\$?\(?\$?-?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\)?$")
-_DASHES = {"-", "\u2014", "\u2013", "\u2212", "$-", "$\u2014", "$\u2013"}
+from finance.statements.periods import ColumnPeriod, read_column_header
+
+_YEAR = re.compile(r"^\(?(?:fiscal|fy)?((?:19|20)\d\d)[,)*]?$", re.IGNORECASE)
+_CELL = re.compile(r"^\$?\(?\$?-?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\)?%?$")
+_DASHES = {"-", "\u2014", "\u2013", "\u2212", "$-", "$\u2014", "$\u2013", "--"}
+_UNIT = re.compile(r"(thousand|million|billion)s?", re.IGNORECASE)
+_SCALE = {"thousand": 0.001, "million": 1.0, "billion": 1000.0}
 _LINE_TOL = 3.0
+_COLUMN_GAP = 18.0
+_HEADER_LINES = 12
 
 
 @dataclass(frozen=True)
@@ -24,17 +41,26 @@ class Cell:
 @dataclass
 class Row:
     label: str
-    cells: dict[str, Cell]  # year ("2018") -> cell
+    cells: dict[int, Cell]  # column index -> cell
     top: float
+
+
+@dataclass
+class Column:
+    x0: float
+    x1: float
+    header: str  # the header words over the column, top to bottom
+    period: ColumnPeriod
 
 
 @dataclass
 class Table:
     page: int
-    years: list[str]  # in column order, left to right
+    columns: list[Column]  # left to right, only those whose header names a year
     scale: float  # multiply printed numbers by this to get millions
+    unit: str  # "thousands" | "millions" | "billions" (as the heading states; millions if silent)
     rows: list[Row] = field(default_factory=list)
-    fiscal_labels: dict[str, str] = field(default_factory=dict)  # "2018" -> "FY2018"
+    heading: str = ""
 
 
 Word = dict[str, Any]
@@ -55,7 +81,7 @@ def _merge_tokens(line: list[Word]) -> list[Word]:
     out: list[Word] = []
     for word in line:
         text = str(word["text"])
-        if out and (str(out[-1]["text"]) in {"$", "(", "$(", "($"} or text == ")"):
+        if out and (str(out[-1]["text"]) in {"$", "(", "$(", "($"} or text in {")", "%", ")%"}):
             prev = out[-1]
             if float(word["x0"]) - float(prev["x1"]) < 12:
                 out[-1] = {
@@ -75,76 +101,201 @@ def parse_number(text: str) -> float | None:
     if t in _DASHES:
         return 0.0
     m = _CELL.match(t)
-    if m is None:
+    if m is None or t.endswith("%"):
         return None
     value = float(m.group(1).replace(",", "") + (m.group(2) or ""))
     negative = "(" in t or t.lstrip("$(").startswith("-")
     return -value if negative else value
 
 
-def _scale(head_text: str) -> float:
-    low = head_text.lower()
-    if "thousand" in low:
-        return 0.001
-    if "billion" in low:
-        return 1000.0
-    return 1.0
+def unit_of(heading: str) -> tuple[str, float]:
+    """(unit, scale to millions) from a statement's heading; millions when it names none."""
+    match = _UNIT.search(heading)
+    word = match.group(1).lower() if match else "million"
+    return f"{word}s", _SCALE[word]
 
 
-def _find_header(lines: list[list[Word]], page_width: float) -> tuple[int, list[Word]] | None:
-    for idx, line in enumerate(lines[:40]):
-        years = [
-            w for w in line if _YEAR.match(str(w["text"])) and float(w["x0"]) > page_width * 0.3
-        ]
-        if len(years) >= 2 or (len(years) == 1 and len(line) <= 3):
-            # A header row has no amounts of its own.
-            others = [
-                w for w in line if w not in years and parse_number(str(w["text"])) is not None
-            ]
-            if len(others) <= len(years):
-                return idx, years
-    return None
+def _is_year(word: Word) -> bool:
+    return _YEAR.match(str(word["text"])) is not None
+
+
+_MONTH = re.compile(
+    r"^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$", re.IGNORECASE
+)
+
+
+def _amounts(line: list[Word], label_edge: float) -> list[Word]:
+    """The amounts of a line: numbers (or dashes) right of the label zone, except the days of
+    dates ("June 30") and years when the line holds nothing else (a header line)."""
+    numbers = [
+        w
+        for i, w in enumerate(line)
+        if float(w["x0"]) >= label_edge
+        and _amount(w)
+        and not (i and _MONTH.match(str(line[i - 1]["text"])))
+    ]
+    if numbers and all(_is_year(w) for w in numbers):
+        return []
+    return numbers
+
+
+def _amount(word: Word) -> bool:
+    return parse_number(str(word["text"])) is not None
+
+
+def _column_spans(lines: list[list[Word]], page_width: float) -> list[tuple[float, float]]:
+    """Clusters of the amounts' right edges: one (x0, x1) span per printed column."""
+    label_edge = page_width * 0.3
+    edges: list[tuple[float, float]] = []
+    body = 0
+    for line in lines:
+        numbers = _amounts(line, label_edge)
+        if numbers:
+            body += 1
+            edges += [(float(w["x1"]), float(w["x0"])) for w in numbers]
+    if not edges:
+        return []
+    edges.sort()
+    clusters: list[list[tuple[float, float]]] = [[edges[0]]]
+    for edge in edges[1:]:
+        if edge[0] - clusters[-1][-1][0] > _COLUMN_GAP:
+            clusters.append([edge])
+        else:
+            clusters[-1].append(edge)
+    least = max(2, round(0.2 * body))
+    return [
+        (min(x0 for _, x0 in cluster), max(x1 for x1, _ in cluster))
+        for cluster in clusters
+        if len(cluster) >= least
+    ]
+
+
+def _is_body(line: list[Word], spans: list[tuple[float, float]], page_width: float) -> bool:
+    """A line of the table's body: amounts in the columns, and a label (or several amounts)."""
+    inside = [
+        w
+        for w in _amounts(line, page_width * 0.3)
+        if any(x0 - 4.0 <= float(w["x1"]) <= x1 + 4.0 for x0, x1 in spans)
+    ]
+    labelled = any(float(w["x1"]) < spans[0][0] - 4.0 for w in line)
+    return bool(inside) and (labelled or len(inside) >= 2)
+
+
+def _phrases(line: list[Word]) -> list[tuple[float, float, str]]:
+    """A line's words grouped into phrases (x0, x1, text) where the gap is under two spaces."""
+    out: list[tuple[float, float, str]] = []
+    for word in line:
+        x0, x1, text = float(word["x0"]), float(word["x1"]), str(word["text"])
+        if out and x0 - out[-1][1] < 7.0:
+            out[-1] = (out[-1][0], x1, f"{out[-1][2]} {text}")
+        else:
+            out.append((x0, x1, text))
+    return out
+
+
+_DURATION = re.compile(r"months|weeks|quarter|yearended|yearsended|fiscalyear|twelvemonths")
+
+
+def _headers(
+    lines: list[list[Word]], spans: list[tuple[float, float]], first_body: int
+) -> list[str]:
+    """Each column's header text: the phrases over it in the lines above the body, top first.
+
+    A phrase naming a length ("Three Months Ended", "52 Weeks Ended") usually sits centred over a
+    group of columns: each column takes the nearest such phrase of its line. A year printed as
+    its own word is taken only when it lies over the column (not from a sentence such as "Years
+    ended December 31, 2022, 2021 and 2020" that spans them all)."""
+    texts = [[] for _ in spans]  # type: list[list[str]]
+    # Headers are centred over their column while amounts are right-aligned: a column's band
+    # reaches half-way to its neighbours.
+    gaps = [b[0] - a[1] for a, b in itertools.pairwise(spans)]
+    reach = min(40.0, max(8.0, min(gaps, default=40.0) / 2.0))
+    band = [(x0 - reach, x1 + reach) for x0, x1 in spans]
+
+    def columns_of(word: Word) -> list[int]:
+        centre = (float(word["x0"]) + float(word["x1"])) / 2.0
+        return [i for i, (b0, b1) in enumerate(band) if b0 <= centre <= b1]
+
+    for line in lines[max(0, first_body - _HEADER_LINES) : first_body]:
+        phrases = _phrases(line)
+        lengths = [p for p in phrases if _DURATION.search(re.sub(r"\s+", "", p[2].lower()))]
+        lengths = [p for p in lengths if p[1] >= band[0][0]]
+        for i, (b0, b1) in enumerate(band):
+            if lengths:
+                nearest = min(lengths, key=lambda p: max(0.0, p[0] - b1, b0 - p[1]))
+                texts[i].append(_years_removed(nearest[2]))
+        for x0, x1, phrase in phrases:
+            if (x0, x1, phrase) in lengths:
+                continue
+            words = [w for w in line if x0 <= float(w["x0"]) and float(w["x1"]) <= x1]
+            over = sorted({i for w in words for i in columns_of(w)})
+            if len(over) == 1:
+                texts[over[0]].append(phrase)
+                continue
+            # A phrase over several columns: its years go to the columns they lie over.
+            plain = " ".join(str(w["text"]) for w in words if not _is_year(w))
+            for i in over:
+                years = [str(w["text"]) for w in words if _is_year(w) and i in columns_of(w)]
+                texts[i].append(" ".join([plain, *years]).strip())
+    return [" ".join(parts) for parts in texts]
+
+
+_MONTH_DAY = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d{1,2}\b,?", re.IGNORECASE
+)
+
+
+def _years_removed(phrase: str) -> str:
+    """A spanning phrase without its years ("Years Ended December 31, 2022, 2021" says the
+    length; each column says its own year), and without its dates when it names several
+    ("December 31, 2022, December 25, 2021 and December 26, 2020": whose is whose is unsaid)."""
+    if len(_MONTH_DAY.findall(phrase)) > 1:
+        phrase = _MONTH_DAY.sub(" ", phrase)
+    return re.sub(r"(?<!\d)(19|20)\d\d(?!\d)", " ", phrase)
 
 
 def parse_table(words: list[Word], page: int, page_width: float) -> Table | None:
-    lines = group_lines(words)
-    header = _find_header(lines, page_width)
-    if header is None:
+    """The statement table of one page; None when it has no columns with a period header."""
+    lines = [_merge_tokens(line) for line in group_lines(words)]
+    spans = _column_spans(lines, page_width)
+    if not spans:
         return None
-    header_idx, year_words = header
-    years = [_YEAR.match(str(w["text"])).group(1) for w in year_words]  # type: ignore[union-attr]
-    head_text = " ".join(str(w["text"]) for line in lines[: header_idx + 3] for w in line)
-    table = Table(page=page, years=years, scale=_scale(head_text))
-    if "fiscal" in head_text.lower() and re.search(r"fiscal\s*(19|20)\d\d", head_text, re.I):
-        table.fiscal_labels = {y: f"FY{y}" for y in years}
-    centers = [(float(w["x0"]) + float(w["x1"])) / 2 for w in year_words]
-    rights = [float(w["x1"]) for w in year_words]
-    spacing = min((abs(b - a) for a, b in itertools.pairwise(centers)), default=80.0) or 80.0
-    zone_left = min(float(w["x0"]) for w in year_words) - spacing * 0.6
+    label_edge = spans[0][0] - 4.0
+    first_body = next(
+        (i for i, line in enumerate(lines) if _is_body(line, spans, page_width)), len(lines)
+    )
+    headers = _headers(lines, spans, first_body)
+    heading = " ".join(str(w["text"]) for line in lines[:first_body] for w in line)
+    unit, scale = unit_of(heading)
+    columns = []
+    for (x0, x1), header in zip(spans, headers, strict=True):
+        period = read_column_header(header)
+        if period is not None:
+            columns.append(Column(x0, x1, header, period))
+    if not columns:
+        return None
+    table = Table(page=page, columns=columns, scale=scale, unit=unit, heading=heading[:400])
     pending = ""
-    for line in lines[header_idx + 1 :]:
-        merged = _merge_tokens(line)
-        cells: dict[str, Cell] = {}
+    for line in lines[first_body:]:
+        cells: dict[int, Cell] = {}
         label_words: list[str] = []
-        for word in merged:
+        for word in line:
             text = str(word["text"])
             x0, x1 = float(word["x0"]), float(word["x1"])
-            value = parse_number(text) if x1 >= zone_left else None
-            if value is None:
-                if x1 < zone_left:
+            if x1 < label_edge:
+                if text not in {"$", "€", "£"}:
                     label_words.append(text)
                 continue
-            if _YEAR.match(text) and not cells and not label_words:
-                continue  # a repeated header
-            center = (x0 + x1) / 2
-            dists = [
-                min(abs(center - c), abs(x1 - r)) for c, r in zip(centers, rights, strict=True)
-            ]
-            col = min(range(len(dists)), key=dists.__getitem__)
-            if dists[col] > spacing * 0.75 or years[col] in cells:
+            value = parse_number(text)
+            if value is None:
+                if x0 < label_edge:
+                    label_words.append(text)
+                continue
+            index = _column_at(columns, x0, x1)
+            if index is None or index in cells:
                 continue
             bbox = (x0, float(word["top"]), x1, float(word["bottom"]))
-            cells[years[col]] = Cell(
+            cells[index] = Cell(
                 value=value, text=text.lstrip("$"), bbox=bbox, is_dash=text.strip("$") in _DASHES
             )
         label = " ".join(label_words).strip()
@@ -160,3 +311,17 @@ def parse_table(words: list[Word], page: int, page_width: float) -> Table | None
         pending = ""
         table.rows.append(Row(label=label, cells=cells, top=float(line[0]["top"])))
     return table
+
+
+def _column_at(columns: list[Column], x0: float, x1: float) -> int | None:
+    """The column a number printed at x0..x1 belongs to: the one it overlaps, else the one whose
+    right edge is nearest (within a column gap)."""
+    best: tuple[float, int] | None = None
+    for index, column in enumerate(columns):
+        if x0 <= column.x1 + 2.0 and x1 >= column.x0 - 2.0:
+            distance = abs(x1 - column.x1)
+        else:
+            distance = min(abs(x1 - column.x1), abs(x0 - column.x0)) + _COLUMN_GAP
+        if distance <= 2 * _COLUMN_GAP and (best is None or distance < best[0]):
+            best = (distance, index)
+    return None if best is None else best[1]

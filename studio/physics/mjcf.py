@@ -15,8 +15,15 @@ joint per dynamic object; every static object as geoms of the world body. Collis
   are all as far from its centre (within 2 %: a ball) becomes a true sphere, which rests on one
   point and rolls as a ball does, where a polyhedron tips off the vertex it stands on;
 * `mesh`: also the convex hull: MuJoCo collides meshes as convex;
-* a hollow revolved object (a bowl, a cup: a profile filling under 80 % of its hull) collides as
-  convex pieces of its wall (`hollow_parts`), so what rests inside it rests on its floor;
+* `convex pieces` (`CollisionGeom.parts`): a concave object collides as several convex pieces,
+  so what rests inside it rests on its floor. A hollow revolved object (a bowl, a cup: a profile
+  filling under 80 % of its hull) as pieces of its wall (`hollow_parts`); a boolean union as its
+  parts (`union_parts`: always when static, so the space under a table's top stays free, and
+  when it fills under 85 % of its hull when dynamic); any other closed mesh filling under 85 %
+  of its hull (an open box, a tray, a drawer, an uploaded concave mesh) as the pieces
+  `decompose.convex_pieces` finds: exact boxes for a solid whose faces are all square to the
+  object's axes, else V-HACD's approximate ones. A dynamic object's pieces share its mass by
+  volume; `points` stays the whole hull (for judging motion);
 * a mesh with no volume (a plane, a flat sheet) becomes a thin box.
 
 Mass is `physics.mass`, else density * volume (the mesh's volume, or its hull's when it is not
@@ -33,7 +40,7 @@ import itertools
 import math
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -43,6 +50,7 @@ from scipy.spatial.transform import Rotation  # type: ignore[import-untyped]
 from shapely.geometry import Polygon  # type: ignore[import-untyped]
 
 from studio.physics.common import FloatArray, rotation_matrix
+from studio.physics.decompose import convex_pieces, is_concave
 from studio.scene.geometry import shape_key, shape_mesh
 from studio.scene.materials import DENSITY
 from studio.scene.model import Physics, Scene, SceneObject, Shape
@@ -74,6 +82,9 @@ class CollisionGeom:
     radius: float | None = None
     """Set for a hull that is a sphere: all its vertices as far from its centre and as wide as
     that on every axis, within 2 % (a cylinder's rim vertices are equidistant too)."""
+    parts: list[FloatArray] = field(default_factory=list)
+    """World vertices of convex pieces: a static object with any collides as them, a dynamic one
+    when `kind` is "convex pieces" (a static union keeps its parts even when nearly convex)."""
 
 
 def _directions(count: int) -> FloatArray:
@@ -134,12 +145,39 @@ def collision_geom(obj: SceneObject, mesh: trimesh.Trimesh) -> CollisionGeom:
             _GEOM_CACHE.move_to_end(key)
     if local is None:
         world = _collision_geom(obj, mesh)
-        local = replace(world, origin=world.origin - offset, points=world.points - offset)
+        local = _moved(world, -offset)
         with _GEOM_CACHE_LOCK:
             _GEOM_CACHE[key] = local
             while len(_GEOM_CACHE) > _GEOM_CACHE_SIZE:
                 _GEOM_CACHE.popitem(last=False)
-    return replace(local, origin=local.origin + offset, points=local.points + offset)
+    return _moved(local, offset)
+
+
+def _moved(geom: CollisionGeom, offset: FloatArray) -> CollisionGeom:
+    return replace(
+        geom,
+        origin=geom.origin + offset,
+        points=geom.points + offset,
+        parts=[part + offset for part in geom.parts],
+    )
+
+
+def _concave_parts(
+    obj: SceneObject, mesh: trimesh.Trimesh, volume: float, hull_volume: float
+) -> tuple[list[FloatArray], bool]:
+    """World vertices of the object's convex pieces (see the module docstring), and whether
+    it is concave (a dynamic object collides as its pieces only then)."""
+    if hollow := hollow_parts(obj):
+        return hollow, True
+    concave = mesh.is_volume and is_concave(volume, hull_volume)
+    if union := union_parts(obj):
+        return union, concave
+    if not concave:
+        return [], False
+    offset = np.asarray(obj.transform.translation, dtype=np.float64)
+    body = trimesh.Trimesh(mesh.vertices - offset, mesh.faces, process=False)
+    pieces = convex_pieces(body, rotation_matrix(obj.transform.rotation))
+    return [piece + offset for piece in pieces], bool(pieces)
 
 
 def _collision_geom(obj: SceneObject, mesh: trimesh.Trimesh) -> CollisionGeom:
@@ -163,7 +201,9 @@ def _collision_geom(obj: SceneObject, mesh: trimesh.Trimesh) -> CollisionGeom:
                 and float(extents.min()) >= 2 * radius * (1 - SPHERE_SPREAD)
             ):
                 return CollisionGeom("sphere", origin, points, abs(volume), radius=radius)
-            return CollisionGeom("convex hull", origin, points, abs(volume))
+            parts, concave = _concave_parts(obj, mesh, abs(volume), float(hull.volume))
+            kind = "convex pieces" if concave else "convex hull"
+            return CollisionGeom(kind, origin, points, abs(volume), parts=parts)
     rotation = rotation_matrix(obj.transform.rotation)
     local = vertices @ rotation  # each row: R^T v, the vertex in the object's rotated frame
     low, high = local.min(axis=0), local.max(axis=0)
@@ -174,8 +214,16 @@ def _collision_geom(obj: SceneObject, mesh: trimesh.Trimesh) -> CollisionGeom:
     x, y, z, w = Rotation.from_matrix(rotation).as_quat()
     kind = "box" if obj.physics.collision == "box" else "thin box"
     volume = float(mesh.volume) if mesh.is_volume else float(np.prod(2 * half))
+    # A box collision keeps a bowl's wall and a union's parts, as it always has.
+    hollow = hollow_parts(obj)
     return CollisionGeom(
-        kind, centre, corners, abs(volume), half, np.array([w, x, y, z], dtype=np.float64)
+        "convex pieces" if hollow else kind,
+        centre,
+        corners,
+        abs(volume),
+        half,
+        np.array([w, x, y, z], dtype=np.float64),
+        parts=hollow or union_parts(obj),
     )
 
 
@@ -293,17 +341,17 @@ def build_mjcf(
     for index, (obj, geom) in enumerate(zip(scene.objects, geoms, strict=True)):
         dynamic = obj.physics.dynamic
         origin = geom.origin if dynamic else np.zeros(3)
-        if geom.half_size is None and geom.radius is None and not hollow_parts(obj):
+        parts = geom.parts if geom.kind == "convex pieces" or not dynamic else []
+        if geom.half_size is None and geom.radius is None and not parts:
             # MuJoCo keeps a mesh where its vertices say, in the frame of the body holding it.
             assets.append(f'<mesh name="m{index}" vertex="{_numbers(geom.points - origin)}"/>')
         friction = f'friction="{obj.physics.friction:.9g} 0.005 0.0001"'
-        hollow = hollow_parts(obj)
-        if dynamic and hollow:
-            # A hollow revolved object (a bowl) as convex pieces of its wall, sharing its mass
-            # by volume: one hull around it all would fill the bowl.
-            volumes = [max(_hull_volume(part), 1e-12) for part in hollow]
+        if dynamic and parts:
+            # A concave object (a bowl, an open box) as convex pieces, sharing its mass by
+            # volume: one hull around it all would fill its inside.
+            volumes = [max(_hull_volume(part), 1e-12) for part in parts]
             pieces = []
-            for number, (part, volume) in enumerate(zip(hollow, volumes, strict=True)):
+            for number, (part, volume) in enumerate(zip(parts, volumes, strict=True)):
                 assets.append(
                     f'<mesh name="m{index}p{number}" vertex="{_numbers(part - origin)}"/>'
                 )
@@ -322,9 +370,9 @@ def build_mjcf(
                 f'<body name="b{index}" pos="{_numbers(origin)}"><freejoint/>'
                 f"{_geom_xml(index, geom, origin, extra)}</body>"
             )
-        elif parts := union_parts(obj) or hollow:
-            # A static union (a table: top and legs) collides part by part, so the space under
-            # its top stays free; one hull around it all would fill that space.
+        elif parts:
+            # A static union (a table: top and legs) or concave object collides part by part,
+            # so the space under its top or inside it stays free.
             for number, part in enumerate(parts):
                 assets.append(f'<mesh name="m{index}p{number}" vertex="{_numbers(part)}"/>')
                 world.append(

@@ -2,7 +2,8 @@
 
 Placement follows the relations the person gave: things "on" something rest on its top (several
 on one support are spread across it), "stacked" copies rest on each other, "inside" an open
-container rests on its floor (a closed box asked to hold something is modelled open), "around" a
+container rest on its inner floor, clustered about its middle, piled when they do not fit side
+by side (a closed box asked to hold something is modelled open), "around" a
 target stand evenly about it facing it, "between" two things stand with one on each side,
 "across" two supports rest on both, "against" a wall stand with their back to it, and "next to /
 left of / right of / in front of / behind / under" sit on the ground beside (or beneath) their
@@ -21,6 +22,7 @@ import numpy as np
 from studio.planner import arrangements as arrange
 from studio.planner.arrangements import GAP, bounds, move
 from studio.planner.catalogue import CATALOGUE
+from studio.planner.containers import elevation_to_see, put_inside
 from studio.planner.lighting import AREA_NOTE
 from studio.planner.lights import lights_for, linear_colour
 from studio.planner.shapes import spec_shape
@@ -300,12 +302,12 @@ def _on(built: Built, spec: ObjectSpec, names: list[str], kind: str, targets: li
     floor = category.floor if category is not None else None
     if kind == "on" and floor is not None and float(high[1] - low[1]) < SHALLOW:
         kind = "inside"  # on a tray is in it
-    if kind == "inside":
-        if floor is None:
-            built.notes.append(f"{target} is solid, so {names[0]} is put on top of it")
-        else:
-            top = float(low[1]) + floor * float(high[1] - low[1])
     bases = names[:1] if spec.stacked else names
+    if kind == "inside":
+        if floor is not None:
+            built.scene = put_inside(built.scene, bases, target)
+            return
+        built.notes.append(f"{target} is solid, so {names[0]} is put on top of it")
     span = high[0] - low[0]
     for index, name in enumerate(bases):
         x = low[0] + span * (index + 1) / (len(bases) + 1)
@@ -361,7 +363,8 @@ def _centre(built: Built) -> None:
 
 
 def camera_for(scene: Scene, *, margin: float = 1.25) -> Camera:
-    """A three-quarter view that fits the scene's bounding sphere in the frame."""
+    """A three-quarter view that fits the scene's bounding sphere in the frame, looking down
+    steeply enough to see over the rim of an open container that holds something."""
     camera = Camera()
     extent = world_bounds(scene, resolve_mesh=current_resolver())
     if extent is None:
@@ -373,6 +376,11 @@ def camera_for(scene: Scene, *, margin: float = 1.25) -> Camera:
     distance = margin * radius / math.sin(half)
     direction = np.array([0.55, 0.45, 0.7])
     direction /= np.linalg.norm(direction)
+    # looking into an open container that holds something: high enough to see over its rim
+    elevation = math.radians(elevation_to_see(scene))
+    if elevation > math.asin(direction[1]):
+        across = direction[[0, 2]] / np.linalg.norm(direction[[0, 2]]) * math.cos(elevation)
+        direction = np.array([across[0], math.sin(elevation), across[1]])
     position = centre + direction * distance
     return replace(
         camera,

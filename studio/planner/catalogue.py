@@ -45,6 +45,10 @@ class Noun:
     open: str = ""
     emits: bool = False
     lying: bool = False
+    raised: str = ""
+    """The key a plainly named one becomes on furniture (a lamp on a table: the desk lamp)."""
+    exact: tuple[str, ...] = ()
+    """Words (and their plurals) that name this very kind, kept anywhere ('floor lamp')."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -91,6 +95,8 @@ def _noun(key: str, data: dict[str, Any]) -> Noun:
         open=str(data.get("open", "")),
         emits=bool(data.get("emits", False)),
         lying=bool(data.get("lying", False)),
+        raised=str(data.get("raised", "")),
+        exact=tuple(w for word in data.get("exact", []) for w in (word, *sorted(_plurals(word)))),
         extra={k: v for k, v in data.items() if k not in known and k != "plurals"},
     )
 

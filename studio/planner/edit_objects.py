@@ -7,12 +7,14 @@ import itertools
 import re
 from typing import Any
 
+from studio.planner.catalogue import CATALOGUE
 from studio.planner.edit_mentions import Mention, related_pairs
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_styles import loose_style, material_change, style_words
 from studio.planner.edit_tables import COUNTS, UNITS_M
 from studio.planner.edit_verbs import ALL_BUT
-from studio.planner.references import Scope, is_upload, noun_key, resolve
+from studio.planner.references import SceneObjectView, Scope, is_upload, noun_key, resolve
+from studio.planner.variants import raised_key
 
 
 def edit_targets(
@@ -71,10 +73,16 @@ def _add(
     if not noun:
         plan.notes.append(f"I did not know what to add for {mention.head!r}")
         return
+    if where and kind:  # "add a lamp on the desk": the desk lamp
+        target = scope.get(where["target"])
+        said = " ".join([*mention.modifiers, mention.head])
+        category = str(target.get("category") or "")
+        noun = raised_key(noun, said, where["relation"], category, _height(target))
     article = str(count) if count > 1 else "a"
     if is_upload(mention.head):  # "my bunny": the upload wins over a catalogue noun
         article = f"{count} of my" if count > 1 else "my"
-    description = " ".join([article, *loose, *style_words(mention.modifiers), noun])
+    said = noun.replace("-", " ") if noun in CATALOGUE else noun  # "desk-lamp": "desk lamp"
+    description = " ".join([article, *loose, *style_words(mention.modifiers), said])
     arguments = {"description": description, **where}
     says = f"added {description}" + (
         f" {where['relation'].replace('_', ' ')} {where['target']}" if where else ""
@@ -82,6 +90,12 @@ def _add(
     plan.calls.append(Call("add_described", arguments, says))
     for _ in range(count):
         scope.objects.append({"name": _next_name(scope, noun), "category": noun})
+
+
+def _height(item: SceneObjectView) -> float | None:
+    """An object's height in the scene (its size's middle value), when the state says."""
+    size = item.get("size")
+    return float(size[1]) if isinstance(size, list | tuple) and len(size) == 3 else None
 
 
 def _next_name(scope: Scope, base: str) -> str:

@@ -55,6 +55,7 @@ from studio.planner.specs import (
     Srgb,
 )
 from studio.planner.uploads import MARKS, TRAILING
+from studio.planner.variants import raised_variants
 from studio.planner.vocabulary import FILLER, GROUP_NOUNS
 
 PRONOUNS = {"it", "them", "that", "this", "top", "one"}
@@ -83,6 +84,7 @@ def parse_request(text: str, extra_nouns: Mapping[str, str] | None = None) -> Pa
         for clause in _clauses(words):
             reader.clause(clause)
         _open_containers(parsed)
+        raised_variants(parsed)
         _one_per_side(parsed)
         for spec in parsed.objects:
             check_count(spec.noun, spec.count)
@@ -221,6 +223,7 @@ class _Reader:
                 if current is None:
                     parsed.objects.append(pending.object(key))
                     current = len(parsed.objects) - 1
+                    parsed.objects[current].said = " ".join(words[index : index + used])
                     if self._upload_at(words, index) == noun and self._is_upload(words, index):
                         parsed.objects[current].upload = key
                 if fronted is not None and current != fronted[1]:

@@ -28,6 +28,8 @@ class ObjectSpec:
     """Copies per level, bottom first, for a pyramid."""
     open: bool = False
     """A container asked for (or needed) open, so things can go inside."""
+    said: str = ""
+    """The words the person named it by ('lamp', 'floor lamp'); '' when not known."""
     upload: str = ""
     """The uploaded mesh's noun when this object is a workspace upload (see planner.uploads)."""
 

@@ -10,7 +10,7 @@ import pytest
 
 from finance.statements import extract_statements
 from finance.statements.locate import locate_statements
-from finance.statements.model import STATEMENTS
+from finance.statements.model import CANONICAL_KEYS, STATEMENTS
 from finance.statements.synonyms import match_label
 from finance.statements.table import parse_number
 from tests.finance.statements.helpers import filing, statements
@@ -29,21 +29,7 @@ PAGES = {
 }
 DOCS = sorted(PAGES)
 
-KEYS = {
-    "income_statement": {
-        "revenue", "cost_of_revenue", "gross_profit", "operating_income", "interest_expense",
-        "income_before_tax", "income_tax", "net_income",
-    },
-    "balance_sheet": {
-        "cash_and_equivalents", "accounts_receivable", "inventories", "total_current_assets",
-        "ppe_net", "total_assets", "accounts_payable", "total_current_liabilities",
-        "long_term_debt", "total_liabilities", "shareholders_equity",
-    },
-    "cash_flow": {
-        "operating_cash_flow", "depreciation_amortization", "capital_expenditure",
-        "dividends_paid", "share_repurchases", "investing_cash_flow", "financing_cash_flow",
-    },
-}  # fmt: skip
+KEYS = CANONICAL_KEYS
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,9 @@ import json
 
 import pytest
 
+from agents.evaluation.generic import GENERIC_VERIFIERS
 from agents.evaluation.spec import load_suite
+from agents.evaluation.suites import suite_problems
 from studio.evaluation import SUITE
 from studio.evaluation.verifiers import TABLE, parameter_problems
 
@@ -32,11 +34,13 @@ def test_every_check_is_a_studio_verifier_with_valid_parameters(suite):
         f"{task.id}: {check.describe()}": found
         for task in suite.tasks
         for check in task.checks
-        if (found := parameter_problems(check.name, check.params))
+        if check.name not in GENERIC_VERIFIERS
+        and (found := parameter_problems(check.name, check.params))
     }
     assert problems == {}
+    assert suite_problems(suite) == []
     used = {check.name for task in suite.tasks for check in task.checks}
-    assert used <= set(TABLE)
+    assert used <= set(TABLE) | set(GENERIC_VERIFIERS)
 
 
 def test_every_task_checks_its_result_and_has_tags(suite):

@@ -141,8 +141,8 @@ def test_position_and_rotation():
 
 def test_additions_relative_to_what_exists():
     scene = state(TABLE, BALL)
-    assert calls("add a lamp on the table", scene) == [
-        ("add_described", {"description": "a lamp", "relation": "on", "target": "table"})
+    assert calls("add a lamp on the table", scene) == [  # a lamp on furniture: the desk lamp
+        ("add_described", {"description": "a desk lamp", "relation": "on", "target": "table"})
     ]
     assert calls("another one, blue, on top of it", state(CUBES[0]), ["a red cube"]) == [
         (
