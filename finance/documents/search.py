@@ -1,23 +1,39 @@
-"""BM25 search over a document's pages (bm25s): `PageIndex(pages).search(query, k)`.
+"""BM25 search over a document's passages (bm25s): `PageIndex(pages).search(query, k)`.
 
-Results are `(page, score, snippet)` with 0-indexed pages, best first. Statement pages are
-number tables with few words, so plain BM25 rarely ranks them for a question like "what is
-capex ... in the cash flow statement"; when the index knows where the statements are
-(`finance.documents.sections`) and the query names one, that page is put first.
+Results are `(page, score, snippet)` with 0-indexed pages, best first, one hit per page: a
+page scores as its best passage (overlapping runs of whole sentences, `passages.py`) plus a
+share of the whole page's score, and the snippet is the run of whole sentences around the
+query's words in that passage.
 
-Tokenisation is plain: lower-case words and numbers, English stop words removed, a light
-plural strip so "expenditures" finds "expenditure". Numbers keep their digits ("1,577" -> "1577").
+Tokens are lower-case words and numbers ("1,577" -> "1577"), English stop words and the
+boilerplate of analyst questions ("please explain ...") removed, stemmed with the Snowball
+English stemmer (PyStemmer), so "acquired" finds "acquire" and "expenditures" finds
+"expenditure".
+
+Section-aware ranking: a question also means what it does not say (`query_terms.py`): "capex"
+is read from the cash flow statement, a "quick ratio" from the balance sheet, "legal battles"
+are in Item 3. Those words join the query at a lower weight; a statement the question names
+("... in the cash flow statement") is put first, statements it implies are put among the top
+hits, and pages of an implied 10-K Item are favoured.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Container, Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
 
 import bm25s  # type: ignore[import-untyped,unused-ignore]
+import numpy as np
+import Stemmer  # type: ignore[import-not-found,unused-ignore]
 
 from finance.documents.ingest import ParsedDocument
+from finance.documents.passages import best_window, page_passages, sentences
+from finance.documents.query_terms import expand
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[,.][0-9]{3})*")
+_FISCAL = re.compile(r"\b(?:fy|q[1-4])\s?(\d{2}(?:\d{2})?)\b")  # "FY2022", "Q2 2023" -> the year
 STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
     below between both but by can could did do does doing down during each few for from further
@@ -26,21 +42,36 @@ STOP_WORDS = frozenset(
     some such than that the their theirs them then there these they this those through to too
     under until up very was we were what when where which while who whom why will with would you
     your yours give answer question response based using shown relying details information
-    primarily""".split()  # noqa: SIM905
+    primarily please state explain useful metric like company whether roughly much many""".split()  # noqa: SIM905
 )
+EXPANSION_WEIGHT = 0.7  # implied words count this much of a word the question says
+PAGE_WEIGHT = 0.3  # share of the whole page's score added to its best passage's
+ITEM_BOOST = 0.25  # pages of a 10-K Item the question implies: score x (1 + this)
+IMPLIED_SLOTS = (0, 1, 2)  # ranks (0-based) where implied statement pages go
+# Title words of a statement, for a query that needs a statement the index could not locate.
+STATEMENT_WORDS = {
+    "income_statement": "consolidated statements of income operations earnings",
+    "balance_sheet": "consolidated balance sheets total assets liabilities",
+    "cash_flow": "consolidated statements of cash flows",
+}
+BM25_PARAMS = {"k1": 1.2, "b": 0.75}  # the classic Robertson values
+_STEMMER = Stemmer.Stemmer("english")
+# Words the stemmer leaves apart although a reader takes them for one.
+_SAME = {"acquisit": "acquir", "expend": "expenditur"}
 
 
+@lru_cache(maxsize=65536)
 def _norm(token: str) -> str:
     token = token.replace(",", "")
-    if len(token) > 4 and token.endswith("ies"):
-        return token[:-3] + "y"
-    if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
-        return token[:-1]
-    return token
+    if token[0].isdigit():
+        return token
+    stem = str(_STEMMER.stemWord(token))
+    return _SAME.get(stem, stem)
 
 
 def tokenize(text: str) -> list[str]:
-    return [_norm(t) for t in _TOKEN.findall(text.lower()) if t not in STOP_WORDS]
+    text = _FISCAL.sub(r" \1", text.lower())
+    return [_norm(t) for t in _TOKEN.findall(text) if t not in STOP_WORDS]
 
 
 _STATEMENT_MENTIONS = {
@@ -59,55 +90,128 @@ def statements_named(query: str) -> list[str]:
     return [name for name, pattern in _STATEMENT_MENTIONS.items() if pattern.search(query)]
 
 
-class PageIndex:
-    """A BM25 index over page texts, optionally aware of where the statements are."""
+def _bm25(corpus: list[list[str]]) -> Any:
+    index = bm25s.BM25(**BM25_PARAMS)
+    index.index([doc or ["\u2205"] for doc in corpus], show_progress=False)  # no empty docs
+    return index
 
-    def __init__(self, pages: list[str], statements: dict[str, int | None] | None = None) -> None:
+
+class PageIndex:
+    """A BM25 index over the passages of page texts, optionally aware of the document's
+    statements (`{"cash_flow": page, ...}`) and 10-K Items (`[{"item", "start_page",
+    "end_page"}, ...]`, as `finance.documents.sections` stores them)."""
+
+    def __init__(
+        self,
+        pages: list[str],
+        statements: Mapping[str, int | None] | None = None,
+        items: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
         self.pages = pages
         self.statements = {k: v for k, v in (statements or {}).items() if v is not None}
-        corpus = [tokenize(p) or ["\u2205"] for p in pages]  # bm25s dislikes empty documents
-        self.vocab = {t for doc in corpus for t in doc}
-        self._bm25 = bm25s.BM25()
-        if pages:
-            self._bm25.index(corpus, show_progress=False)
+        self.items = {
+            str(s["item"]).upper(): range(int(s["start_page"]), int(s["end_page"]) + 1)
+            for s in items
+        }
+        self.passages = [p for page, text in enumerate(pages) for p in page_passages(page, text)]
+        self._passage_page = np.array([p.page for p in self.passages], dtype=np.int64)
+        passage_tokens = [tokenize(p.text) for p in self.passages]
+        page_tokens = [tokenize(text) for text in pages]
+        self.vocab = {t for doc in page_tokens for t in doc}
+        self._pages_bm25 = _bm25(page_tokens) if pages else None
+        self._passages_bm25 = _bm25(passage_tokens) if self.passages else None
 
     @classmethod
     def for_document(cls, doc: ParsedDocument) -> PageIndex:
-        return cls(doc.pages, doc.statement_pages)
+        return cls(doc.pages, doc.statement_pages, doc.sections.get("items", []))
 
-    def search(self, query: str, k: int = 5) -> list[tuple[int, float, str]]:
-        terms = [t for t in tokenize(query) if t in self.vocab]
-        out: list[tuple[int, float, str]] = []
-        if terms and self.pages:
-            n = min(k, len(self.pages))
-            docs, scores = self._bm25.retrieve([terms], k=n, show_progress=False)
-            for page, score in zip(docs[0].tolist(), scores[0].tolist(), strict=True):
-                if score > 0:
-                    out.append((int(page), float(score), snippet(self.pages[int(page)], terms)))
+    def _scores(self, terms: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(page scores, best passage per page) for known terms."""
+        n = len(self.pages)
+        best = np.zeros(n)
+        which = np.full(n, -1, dtype=np.int64)
+        if not terms or self._passages_bm25 is None or self._pages_bm25 is None:
+            return best, which
+        passage_scores = self._passages_bm25.get_scores(terms)
+        order = np.argsort(passage_scores, kind="stable")  # ascending: the best write last
+        best[self._passage_page[order]] = passage_scores[order]
+        which[self._passage_page[order]] = order
+        return best + PAGE_WEIGHT * self._pages_bm25.get_scores(terms), which
+
+    def search(
+        self, query: str, k: int = 5, within: Container[int] | None = None
+    ) -> list[tuple[int, float, str]]:
+        """The k best pages for `query` (only pages in `within`, when given), best first."""
+        if not self.pages or k <= 0:
+            return []
+        words = [t for t in dict.fromkeys(tokenize(query)) if t in self.vocab]
+        extra_text, implied, items = expand(query)
+        missing = [s for s in [*statements_named(query), *implied] if s not in self.statements]
+        extra_text = " ".join([extra_text, *(STATEMENT_WORDS[s] for s in missing)])
+        extra = [t for t in dict.fromkeys(tokenize(extra_text)) if t in self.vocab]
+        extra = [t for t in extra if t not in words]
+        scores, which = self._scores(words)
+        if extra:
+            more, more_which = self._scores(extra)
+            which = np.where(which < 0, more_which, which)
+            scores = scores + EXPANSION_WEIGHT * more
+        for item in items:
+            for page in self.items.get(item, range(0)):
+                if page < len(scores):
+                    scores[page] *= 1 + ITEM_BOOST
+        terms = words + extra
+        ranked = [int(p) for p in np.argsort(-scores, kind="stable") if scores[p] > 0]
         named = [self.statements[s] for s in statements_named(query) if s in self.statements]
-        if named:
-            top = (out[0][1] if out else 0.0) + 1.0
-            boosted = [(p, top, snippet(self.pages[p], terms)) for p in dict.fromkeys(named)]
-            out = boosted + [r for r in out if r[0] not in named]
-        return out[:k]
+        also = [self.statements[s] for s in implied if s in self.statements]
+        order = _place(ranked, named, also)
+        if within is not None:
+            order = [page for page in order if page in within]
+        top = float(scores[ranked[0]]) if ranked else 0.0
+        out = []
+        for page in order[:k]:
+            score = float(scores[page]) if page not in named else top + 1.0
+            passage = self.passages[which[page]].text if which[page] >= 0 else self.pages[page]
+            out.append((page, score, snippet(passage, terms)))
+        return _monotone(out)  # scores stay best first whatever the placement did
 
 
-def snippet(text: str, terms: list[str], width: int = 240) -> str:
-    """The window of `text` holding the most query terms, on one line."""
-    flat = re.sub(r"\s+", " ", text).strip()
-    if len(flat) <= width:
-        return flat
+def _place(ranked: list[int], named: Iterable[int], implied: Iterable[int]) -> list[int]:
+    """Named statement pages first, implied ones at `IMPLIED_SLOTS` unless already higher."""
+    order = list(dict.fromkeys([*named, *ranked]))
+    for slot, page in zip(IMPLIED_SLOTS, dict.fromkeys(implied), strict=False):
+        if page in order[: slot + 1]:
+            continue
+        if page in order:
+            order.remove(page)
+        order.insert(min(slot, len(order)), page)
+    return order
+
+
+def _monotone(hits: list[tuple[int, float, str]]) -> list[tuple[int, float, str]]:
+    """Scores made non-increasing down the list (a placed page takes its place's score)."""
+    out: list[tuple[int, float, str]] = []
+    for page, score, text in hits:
+        if out and score > out[-1][1]:
+            score = out[-1][1]
+        out.append((page, score, text))
+    return out
+
+
+def snippet(text: str, terms: list[str], width: int = 300) -> str:
+    """The run of whole sentences of `text` holding the most query terms, within `width`
+    characters where a sentence allows (a longer single sentence is cut at a word, with "…")."""
+    sents = sentences(text)
+    if not sents:
+        return ""
     wanted = set(terms)
-    positions = [m.start() for m in _TOKEN.finditer(flat.lower()) if _norm(m.group()) in wanted]
-    if not positions:
-        return flat[:width].rstrip() + " …"
-    best_start, best_hits = positions[0], 0
-    for i, start in enumerate(positions):
-        hits = sum(1 for p in positions[i:] if p < start + width)
-        if hits > best_hits:
-            best_start, best_hits = start, hits
-    start = max(0, best_start - width // 6)
-    end = min(len(flat), start + width)
-    prefix = "… " if start > 0 else ""
-    suffix = " …" if end < len(flat) else ""
-    return prefix + flat[start:end].strip() + suffix
+    weights = [float(len(wanted & set(tokenize(s)))) for s in sents]
+    i, j = best_window(sents, weights, width)
+    out = " ".join(sents[i:j])
+    if len(out) > width:  # one long run (a table): cut at words around the first query word
+        at = next(
+            (m.start() for m in _TOKEN.finditer(out.lower()) if _norm(m.group()) in wanted), 0
+        )
+        start = out.rfind(" ", 0, max(0, at - width // 6)) + 1 if at > width // 2 else 0
+        cut = out[start : start + width].rsplit(" ", 1)[0].rstrip()
+        out = ("… " if start else "") + cut + " …"
+    return out

@@ -79,7 +79,7 @@ def search(document: Document, query: str, k: int = 3) -> list[Passage]:
     if within is None:
         hits = index.search(query, k=k)
     else:
-        hits = [h for h in index.search(query, k=len(index.pages)) if h[0] in within][:k]
+        hits = index.search(query, k=k, within=within)
         if not hits:
             start = within.start
             hits = [(start, 0.0, snippet(index.pages[start], tokenize(query)))]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import replace
 from pathlib import Path
 
 import pdfplumber  # type: ignore[import-untyped,unused-ignore]
 
+from finance.documents.profile import read_profile
 from finance.statements.locate import locate_statements, page_texts
 from finance.statements.model import STATEMENTS, CellValue, FinancialStatements
 from finance.statements.periods import label_periods, period_order
@@ -16,12 +16,8 @@ from finance.statements.synonyms import SIGN, UNSCALED, accepts, match_label
 from finance.statements.table import Cell, Row, Table, parse_table
 from finance.statements.validate import validate
 
-
-def _company(name: str) -> str:
-    stem = Path(name).stem
-    head = re.split(r"_\d{4}", stem)[0]
-    special = {"3M": "3M", "CVSHEALTH": "CVS Health", "BESTBUY": "Best Buy"}
-    return special.get(head.upper(), head.replace("_", " ").title())
+NO_STATEMENTS = ("8-K", "other")
+"""Document types that are not expected to carry statements (an earnings release may)."""
 
 
 def _chosen_rows(statement: str, tables: list[Table]) -> dict[str, tuple[Table, Row]]:
@@ -125,8 +121,16 @@ def extract_statements(source: str | Path | bytes, name: str | None = None) -> F
     if isinstance(source, Path):
         source = str(source)
     document = name or (Path(source).name if isinstance(source, str) else "document.pdf")
-    pages = locate_statements(page_texts(source)).as_dict()
-    result = FinancialStatements(document=document, company=_company(document), pages=pages)
+    texts = page_texts(source)
+    pages = locate_statements(texts).as_dict()
+    profile = read_profile(texts)
+    result = FinancialStatements(
+        document=document,
+        company=profile.company,
+        pages=pages,
+        doc_type=profile.doc_type,
+        ticker=profile.ticker,
+    )
     opened = source if isinstance(source, str) else io.BytesIO(source)
     found: dict[str, list[Table]] = {}
     with pdfplumber.open(opened) as pdf:
@@ -165,4 +169,10 @@ def extract_statements(source: str | Path | bytes, name: str | None = None) -> F
     for check in checks:
         result.validation.setdefault(check.statement, {})[check.period] = check.to_dict()
     result.income_statement.pop("_net_income_total", None)
+    if not result.fiscal_years:
+        result.note = (
+            f"this {profile.doc_type} carries no financial statements"
+            if profile.doc_type in NO_STATEMENTS
+            else "no income statement, balance sheet or cash flow statement was found"
+        )
     return result

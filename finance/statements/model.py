@@ -3,7 +3,9 @@
 `extract_statements(...).to_dict()` (and `manage.py extract_statements FILE --json`, and the
 statements endpoint) give:
 
-* `document`, `company`, `currency` ("USD"), `unit` ("millions": every value is USD millions,
+* `document`, `company` (from the document's cover, never its file name), `doc_type` (10-K,
+  10-Q, 8-K, earnings release, other), `ticker`, `note` (why there are no statements, when there
+  are none), `currency` ("USD"), `unit` ("millions": every value is USD millions,
   whatever the filing printed; `units_as_printed` names what each statement printed, e.g.
   {"income_statement": "thousands"}); per-share lines (`eps_basic`, `eps_diluted`) are as printed.
 * `fiscal_years`: the period labels carried, newest first. `FY2022` is fiscal year 2022 (named
@@ -27,20 +29,54 @@ from typing import Any
 STATEMENTS = ("income_statement", "balance_sheet", "cash_flow")
 CANONICAL_KEYS: dict[str, frozenset[str]] = {
     "income_statement": frozenset(
-        "revenue cost_of_revenue gross_profit operating_income interest_expense "
-        "net_interest_income provision_for_credit_losses income_before_tax income_tax "
-        "net_income eps_basic eps_diluted".split()
+        [
+            "revenue",
+            "cost_of_revenue",
+            "gross_profit",
+            "operating_income",
+            "interest_expense",
+            "net_interest_income",
+            "provision_for_credit_losses",
+            "income_before_tax",
+            "income_tax",
+            "net_income",
+            "eps_basic",
+            "eps_diluted",
+        ]
     ),
     "balance_sheet": frozenset(
-        "cash_and_equivalents accounts_receivable inventories total_current_assets ppe_net "
-        "total_assets accounts_payable total_current_liabilities long_term_debt "
-        "total_liabilities shareholders_equity total_equity noncontrolling_interests "
-        "temporary_equity total_liabilities_and_equity".split()
+        [
+            "cash_and_equivalents",
+            "accounts_receivable",
+            "inventories",
+            "total_current_assets",
+            "ppe_net",
+            "total_assets",
+            "accounts_payable",
+            "total_current_liabilities",
+            "long_term_debt",
+            "total_liabilities",
+            "shareholders_equity",
+            "total_equity",
+            "noncontrolling_interests",
+            "temporary_equity",
+            "total_liabilities_and_equity",
+        ]
     ),
     "cash_flow": frozenset(
-        "net_income operating_cash_flow depreciation_amortization capital_expenditure "
-        "dividends_paid share_repurchases investing_cash_flow financing_cash_flow "
-        "fx_effect_on_cash other_changes_in_cash net_change_in_cash".split()
+        [
+            "net_income",
+            "operating_cash_flow",
+            "depreciation_amortization",
+            "capital_expenditure",
+            "dividends_paid",
+            "share_repurchases",
+            "investing_cash_flow",
+            "financing_cash_flow",
+            "fx_effect_on_cash",
+            "other_changes_in_cash",
+            "net_change_in_cash",
+        ]
     ),
 }
 
@@ -62,7 +98,7 @@ class CellValue:
 @dataclass
 class FinancialStatements:
     document: str
-    company: str
+    company: str  # as the document prints it (its cover); "" when it names none
     currency: str = "USD"
     unit: str = "millions"
     fiscal_years: list[str] = field(default_factory=list)
@@ -71,6 +107,9 @@ class FinancialStatements:
     cash_flow: dict[str, dict[str, CellValue]] = field(default_factory=dict)
     pages: dict[str, list[int]] = field(default_factory=dict)  # statement -> pages parsed
     units: dict[str, str] = field(default_factory=dict)  # statement -> unit as printed
+    doc_type: str = ""  # 10-K | 10-Q | 8-K | earnings release | other ("" when not read)
+    ticker: str | None = None
+    note: str = ""  # why there are no statements, when there are none
     validation: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
     """statement -> period -> {status: verified | failed | unchecked, identity, detail}"""
 
@@ -97,6 +136,8 @@ class FinancialStatements:
         out: dict[str, Any] = {
             "document": self.document,
             "company": self.company,
+            "doc_type": self.doc_type,
+            "ticker": self.ticker,
             "currency": self.currency,
             "unit": self.unit,
             "fiscal_years": list(self.fiscal_years),
@@ -104,6 +145,8 @@ class FinancialStatements:
             "validation": {k: dict(v) for k, v in self.validation.items()},
             "unverified": self.unverified(),
         }
+        if self.note:
+            out["note"] = self.note
         for name in STATEMENTS:
             out[name] = {
                 key: {year: cell.to_dict() for year, cell in years.items()}

@@ -124,6 +124,7 @@ def footing(body: Body, others: list[Body], scene: Scene, tolerance_m: float) ->
         and other.high[0] >= body.low[0] - tolerance_m
         and other.low[2] <= body.high[2] + tolerance_m
         and other.high[2] >= body.low[2] - tolerance_m
+        and not _held_by(other, body, tolerance_m)
     ]
     points = _samples(body, below, ceiling)
     lowest = lowest_surface(body.facing(up=False), points)
@@ -150,6 +151,16 @@ def footing(body: Body, others: list[Body], scene: Scene, tolerance_m: float) ->
     )
     supports = [name for name in names if name in touching]
     return Footing(gap, names[int(owner[decisive])], supports, lowest_y)
+
+
+def _held_by(other: Body, body: Body, tolerance_m: float) -> bool:
+    """`other` starts above `body`'s lowest point and within its footprint: it is in or on the
+    body (an apple in a bowl, a book on a shelf), never what the body rests on."""
+    return bool(
+        other.low[1] > body.low[1] + tolerance_m
+        and np.all(other.low[[0, 2]] >= body.low[[0, 2]] - tolerance_m)
+        and np.all(other.high[[0, 2]] <= body.high[[0, 2]] + tolerance_m)
+    )
 
 
 def _samples(body: Body, below: list[Body], ceiling: float) -> FloatArray:

@@ -100,3 +100,19 @@ def test_nothing_beneath_without_ground():
 def test_off_the_ground_square_floats():
     scene = Scene(objects=(crate("crate", (30.0, 0.25, 0)),), ground_size=20.0)
     assert support(scene, world_mesh).objects[0].status == "unsupported"
+
+
+def test_what_lies_inside_a_container_is_held_by_it_not_under_it():
+    from studio.planner.builder import build_scene
+    from studio.planner.grammar import parse_request
+    from studio.scene.geometry import world_mesh as product_world_mesh
+
+    for request in ("three apples in a 40 cm bowl", "a ball inside an open box"):
+        scene = build_scene(parse_request(request)).scene
+        report = support(scene, product_world_mesh)
+        assert report.passed, (request, report.reasons)
+        container = next(o for o in scene.objects if o.name.split("-")[0] in {"bowl", "open"})
+        held = [o for o in scene.objects if o is not container]
+        assert report.item(container.name).supports == ["ground"], request
+        for item in held:
+            assert container.name in report.item(item.name).supports, (request, item.name)
