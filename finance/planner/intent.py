@@ -69,7 +69,7 @@ UNSUPPORTED = (
 )
 QUESTION = re.compile(
     r"(?:what|how|why|does|do|is|are)\b[^?.]*?\b(?:say|said|mention|disclose|describe)\w*\s+"
-    r"(?:about|on|regarding)?\s*([^?.]+)",
+    r"(?:about|on|regarding)\s+([^?.]+)",
     re.IGNORECASE,
 )
 ABOUT = re.compile(r"\babout\s+(?:the\s+)?([^?.,;]+)", re.IGNORECASE)
@@ -95,7 +95,7 @@ STATEMENT_NAMED = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.?!:])\s+")
-QUESTION_CHARS = 200
+QUESTION_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,8 @@ def read_ticker(text: str) -> str:
 
 
 def read_questions(text: str) -> tuple[str, ...]:
-    """Topics to search: what a "say about" names, else the question itself, else an "about"."""
+    """Topics to search: what a "say about" names, else the question itself (as asked), else
+    an "about"."""
     questions = [m.group(1).strip() for m in QUESTION.finditer(text)]
     if not questions and is_question(text):
         questions = [question_query(text)]
@@ -156,17 +157,16 @@ def is_question(text: str) -> bool:
 
 
 def question_query(text: str) -> str:
-    """What to search for a question: the asking sentence(s), plus the statements the rest of
-    the request names ("... relying on the cash flow statement"), so the search can put that
-    statement's page first."""
+    """What to search for a question: the question as asked, the asking sentence(s) first and
+    then the rest ("... If restructuring costs are not outlined, say 0", "relying on the cash
+    flow statement": words the evidence page has), cut at a word past QUESTION_CHARS (the
+    search tool's limit)."""
     sentences = [" ".join(s.split()) for s in _SENTENCE.split(text.strip()) if s.strip()]
-    asking = " ".join(s for s in sentences if "?" in s) or sentences[0]
-    named = [m.group(0) for s in sentences for m in STATEMENT_NAMED.finditer(s)]
-    extra = " ".join(dict.fromkeys(n for n in named if n.lower() not in asking.lower()))
-    room = QUESTION_CHARS - (len(extra) + 1 if extra else 0)
-    if len(asking) > room:
-        asking = asking[:room].rsplit(" ", 1)[0]
-    return f"{asking} {extra}".strip()
+    asking = [s for s in sentences if "?" in s]
+    asked = " ".join(asking + [s for s in sentences if s not in asking])
+    if len(asked) > QUESTION_CHARS:
+        asked = asked[:QUESTION_CHARS].rsplit(" ", 1)[0]
+    return asked
 
 
 def read_intent(text: str) -> Intent:

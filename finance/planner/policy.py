@@ -31,6 +31,8 @@ from agents.runtime import (
     first_user_text,
     tool_results,
 )
+from finance.documents.matching import match_documents
+from finance.documents.profile import DocumentProfile
 from finance.planner.intent import Intent, read_intent
 from finance.planner.metric_answer import metric_answer
 
@@ -111,7 +113,9 @@ class ResearchPlanner:
                     )
                 )
             if intent.cross_check:
-                ticker = {"ticker": intent.ticker} if intent.ticker else {}
+                # A document's own ticker (from its cover); the request's only for a lone one.
+                own = d.get("ticker") or (intent.ticker if len(documents) == 1 else "")
+                ticker = {"ticker": own} if own else {}
                 out.append(
                     (
                         f"check-{pk}",
@@ -188,15 +192,17 @@ def _years(intent: Intent) -> dict[str, int]:
 
 
 def _chosen(ready: list[dict[str, Any]], request: str) -> list[dict[str, Any]]:
-    """The filings a request names by company or file name; all of them when it names none."""
-    lowered = request.lower()
-    named = [
-        d
-        for d in ready
-        if (d.get("company") and str(d["company"]).lower() in lowered)
-        or str(d["name"]).lower().split("_")[0] in lowered.split()
-    ]
-    return named or ready
+    """The documents a request names by ticker or company (fuzzy, `match_documents`), or by
+    file name; all of them when it names none. A ticker named in the request picks its own
+    document, never every one."""
+    profiles = {
+        n: DocumentProfile(company=str(d.get("company") or ""), ticker=d.get("ticker") or None)
+        for n, d in enumerate(ready)
+    }
+    named = set(match_documents(request, profiles))
+    words = request.lower().split()
+    named |= {n for n, d in enumerate(ready) if str(d["name"]).lower().split("_")[0] in words}
+    return [d for n, d in enumerate(ready) if n in named] or ready
 
 
 def _no_documents(documents: list[dict[str, Any]]) -> str:

@@ -138,7 +138,8 @@ def extract_statements(source: str | Path | bytes, name: str | None = None) -> F
             tables: list[Table] = []
             for index in pages[statement]:
                 page = pdf.pages[index]
-                table = parse_table(page.extract_words(), index, float(page.width))
+                carried = tables[-1] if tables else None
+                table = parse_table(page.extract_words(), index, float(page.width), carried)
                 if table is not None and table.rows:
                     tables.append(table)
             found[statement] = tables
@@ -157,13 +158,13 @@ def extract_statements(source: str | Path | bytes, name: str | None = None) -> F
         setattr(result, statement, canonical)
         if tables:
             result.units[statement] = tables[0].unit
-    carried = {
+    periods = {
         label
         for rows in (result.statement(s) for s in STATEMENTS)
         for cells in rows.values()
         for label in cells
     }
-    result.fiscal_years = sorted(carried, key=period_order)
+    result.fiscal_years = sorted(periods, key=period_order)
     checks = validate(result)
     result.validation = {}
     for check in checks:

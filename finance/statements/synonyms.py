@@ -37,6 +37,7 @@ RULES: dict[str, dict[str, _R]] = {
             (r"^(total )?net revenues?$", 1),
             (r"^revenues?,? net of interest expense", 1),
             (r"^(total )?(net )?sales and (other )?(operating )?revenues?$", 1),
+            (r"^(total )?(net )?sales to (customers|clients)$", 1),
         ],
         "cost_of_revenue": [
             (r"^total cost of (revenues?|sales|goods sold)$", 0),

@@ -124,6 +124,9 @@ _MONTH = re.compile(
 )
 
 
+_REFERENCE = re.compile(r"^\(?(see )?(note|notes|item|page|part)s?$", re.IGNORECASE)
+
+
 def _amounts(line: list[Word], label_edge: float) -> list[Word]:
     """The amounts of a line: numbers (or dashes) right of the label zone, except the days of
     dates ("June 30") and years when the line holds nothing else (a header line)."""
@@ -133,6 +136,7 @@ def _amounts(line: list[Word], label_edge: float) -> list[Word]:
         if float(w["x0"]) >= label_edge
         and _amount(w)
         and not (i and _MONTH.match(str(line[i - 1]["text"])))
+        and not (i and _REFERENCE.match(str(line[i - 1]["text"])))
     ]
     if numbers and all(_is_year(w) for w in numbers):
         return []
@@ -224,6 +228,13 @@ def _headers(
             if lengths:
                 nearest = min(lengths, key=lambda p: max(0.0, p[0] - b1, b0 - p[1]))
                 texts[i].append(_years_removed(nearest[2]))
+        for x0, x1, _ in lengths:
+            # A year printed at the end of such a phrase ("Years ended December 31, 2022")
+            # still belongs to the column under it.
+            for word in line:
+                if x0 <= float(word["x0"]) and float(word["x1"]) <= x1 and _is_year(word):
+                    for i in columns_of(word):
+                        texts[i].append(str(word["text"]))
         for x0, x1, phrase in phrases:
             if (x0, x1, phrase) in lengths:
                 continue
@@ -254,8 +265,13 @@ def _years_removed(phrase: str) -> str:
     return re.sub(r"(?<!\d)(19|20)\d\d(?!\d)", " ", phrase)
 
 
-def parse_table(words: list[Word], page: int, page_width: float) -> Table | None:
-    """The statement table of one page; None when it has no columns with a period header."""
+def parse_table(
+    words: list[Word], page: int, page_width: float, carried: Table | None = None
+) -> Table | None:
+    """The statement table of one page; None when it has no columns with a period header.
+
+    `carried` is the table of the page before when this page carries the statement on: a page
+    that prints no header of its own takes its columns (same layout) and unit."""
     lines = [_merge_tokens(line) for line in group_lines(words)]
     spans = _column_spans(lines, page_width)
     if not spans:
@@ -272,6 +288,9 @@ def parse_table(words: list[Word], page: int, page_width: float) -> Table | None
         period = read_column_header(header)
         if period is not None:
             columns.append(Column(x0, x1, header, period))
+    if not columns and carried is not None and not any(headers):
+        columns = list(carried.columns)
+        unit, scale, first_body = carried.unit, carried.scale, 0
     if not columns:
         return None
     table = Table(page=page, columns=columns, scale=scale, unit=unit, heading=heading[:400])

@@ -28,7 +28,13 @@ def list_documents(arguments: dict[str, Any], context: ToolContext) -> list[dict
             entry["columns"] = (d.sections or {}).get("columns", [])
             entry["rows"] = (d.sections or {}).get("rows", 0)
         elif d.status == Document.Status.READY:
-            entry["fiscal_years"] = list((d.statements or {}).get("fiscal_years") or [])
+            found = d.statements or {}
+            entry["fiscal_years"] = list(found.get("fiscal_years") or [])
+            for key in ("doc_type", "ticker"):
+                if found.get(key):
+                    entry[key] = found[key]
+            if found.get("unverified"):
+                entry["unverified"] = found["unverified"]
             statements = (d.sections or {}).get("statements") or {}
             entry["statement_pages"] = {k: v for k, v in statements.items() if v is not None}
         elif d.message:

@@ -70,9 +70,18 @@ def test_a_question_is_searched_as_asked_with_the_statement_it_names():
         "by assuming the perspective of an analyst who can only use the statement of cash flows."
     )
     query = question_query(text)
-    assert query.startswith("What is the FY2021 capital expenditure amount")
-    assert query.endswith("statement of cash flows") and len(query) <= 200
+    assert query == text  # whole: the rest of the request names the statement to rank first
     assert read_intent(text).questions == (query,)
+
+
+def test_a_long_question_keeps_its_asking_sentence_within_the_search_limit():
+    preamble = (
+        "Answer the following question as if you are an equity research analyst and have lost "
+        "internet connection so you do not have access to financial metric providers. "
+    ) * 2
+    asking = "What is the FY2015 depreciation and amortization % margin for AMD?"
+    query = question_query(preamble + asking)
+    assert query.startswith(asking) and len(query) <= 300
 
 
 def test_arithmetic_stays_with_the_calculator():
