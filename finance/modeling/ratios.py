@@ -33,19 +33,24 @@ def _need(s: Statements, year: str, *items: tuple[str, str]) -> list[Input] | st
     return found
 
 
-def _balance(s: Statements, key: str, year: str) -> tuple[float, list[Input], str] | str:
-    """A balance-sheet item averaged over the year when the prior year-end is there."""
+AVERAGE, YEAR_END, MIXED = "average", "year-end", "mixed"
+
+
+def _balance(s: Statements, key: str, year: str) -> tuple[float, list[Input], str, str] | str:
+    """A balance-sheet item averaged over the year when the prior year-end is there; else the
+    year-end balance alone. The last item says which ("average" or "year-end")."""
     end = s.cell(BS, key, year)
     if end is None:
         return f"missing {BS}.{key} for {year}"
     prior = s.prior(year)
     start = s.cell(BS, key, prior) if prior else None
     if start is None:
-        return end.value, [end], f"{key} (year-end {year}; no prior year)"
+        return end.value, [end], f"{key} (year-end {year}; no prior year)", YEAR_END
     return (
         (start.value + end.value) / 2,
         [start, end],
         f"average({key} {prior}, {key} {year})",
+        AVERAGE,
     )
 
 
@@ -59,12 +64,13 @@ def _ratio(
     unit: str = "ratio",
     scale: float = 1.0,
     positive_denominator: bool = False,
+    basis: str = "",
 ) -> Result:
     if denominator == 0:
         return Missing(name, f"denominator is zero in {formula}", year)
     if positive_denominator and denominator < 0:
         return Missing(name, f"denominator is negative in {formula}", year)
-    return Derived(name, numerator / denominator * scale, unit, formula, inputs, year)
+    return Derived(name, numerator / denominator * scale, unit, formula, inputs, year, basis)
 
 
 def _margin(s: Statements, year: str, name: str, key: str) -> Result:
@@ -147,7 +153,7 @@ def _on_balance(
     avg = _balance(s, balance, year)
     if isinstance(avg, str):
         return Missing(name, avg, year)
-    denominator, inputs, text = avg
+    denominator, inputs, text, basis = avg
     formula = f"{flow[1]} / {text}"
     return _ratio(
         name,
@@ -158,6 +164,7 @@ def _on_balance(
         [got[0], *inputs],
         unit,
         positive_denominator=True,
+        basis=basis,
     )
 
 
@@ -187,7 +194,7 @@ def _days(s: Statements, year: str, name: str, balance: str, flow: str) -> Resul
     got = _need(s, year, (IS, flow))
     if isinstance(got, str):
         return Missing(name, got, year)
-    numerator, inputs, text = avg
+    numerator, inputs, text, basis = avg
     formula = f"{text} / {flow} * {DAYS}"
     return _ratio(
         name,
@@ -199,6 +206,7 @@ def _days(s: Statements, year: str, name: str, balance: str, flow: str) -> Resul
         "days",
         scale=DAYS,
         positive_denominator=True,
+        basis=basis,
     )
 
 
@@ -224,7 +232,10 @@ def cash_conversion_cycle(data: Any, year: str) -> Result:
     d_so, d_io, d_po = (p for p in parts if isinstance(p, Derived))
     value = d_so.value + d_io.value - d_po.value
     inputs = [d_so.as_input(), d_io.as_input(), d_po.as_input()]
-    return Derived("cash_conversion_cycle", value, "days", "dso + dio - dpo", inputs, year)
+    bases = {d_so.basis, d_io.basis, d_po.basis}
+    basis = bases.pop() if len(bases) == 1 else MIXED
+    formula = "dso + dio - dpo"
+    return Derived("cash_conversion_cycle", value, "days", formula, inputs, year, basis)
 
 
 def _difference(data: Any, year: str, name: str, a: tuple[str, str], b: tuple[str, str]) -> Result:

@@ -72,6 +72,11 @@ class StatementAnalysis:
                 for year, report in self.ratios.items()
             },
             **({"note": self.out_of_range} if self.out_of_range else {}),
+            **(
+                {"unverified": unverified}
+                if (unverified := self.statements.unverified_reasons())
+                else {}
+            ),
         }
 
 
@@ -105,11 +110,18 @@ def analyse_statements(
     return analysis
 
 
+def is_annual(label: str) -> bool:
+    """Whether a period label is a whole fiscal year ("FY2022", "2022"), not "Q2 2023" or
+    "6M 2023" (which growth over years, a DCF base and calendar-year overlays must not mix in)."""
+    text = label.strip()
+    return text.isdigit() or (text.upper().startswith("FY") and text[2:].strip().isdigit())
+
+
 def revenue_cagr(analysis: StatementAnalysis) -> Derived | Missing:
-    years = [y for y in analysis.statements.series("income_statement", "revenue")]
+    years = [y for y in analysis.statements.series("income_statement", "revenue") if is_annual(y)]
     ordered = sorted(years, key=lambda y: year_number(y) or 0)
     if len(ordered) < 2:
-        return Missing("revenue_cagr", "fewer than two years of revenue")
+        return Missing("revenue_cagr", "fewer than two fiscal years of revenue")
     return cagr(analysis.statements, ordered[0], ordered[-1])
 
 
@@ -139,13 +151,16 @@ def valuation(
     Growth defaults to the filing's revenue CAGR, bounded to -5%..15% a year (stated as an
     assumption in the note); net debt is long-term debt less cash when both are shown.
     """
-    all_years = select_years(analysis.statements.fiscal_years, None)
+    all_years = [y for y in select_years(analysis.statements.fiscal_years, None) if is_annual(y)]
     base_year = next(
         (y for y in all_years if isinstance(free_cash_flow(analysis.statements, y), Derived)),
         None,
     )
     if base_year is None:
-        return "free cash flow is not available (operating cash flow or capex missing)"
+        return (
+            "free cash flow for a full fiscal year is not available "
+            "(operating cash flow or capex missing)"
+        )
     fcf = free_cash_flow(analysis.statements, base_year)
     assert isinstance(fcf, Derived)
     if fcf.value <= 0:
@@ -183,7 +198,7 @@ def calendar_years(analysis: StatementAnalysis) -> dict[int, float]:
     return {
         year: value
         for label, value in analysis.statements.series("income_statement", "revenue").items()
-        if (year := year_number(label)) is not None
+        if is_annual(label) and (year := year_number(label)) is not None
     }
 
 

@@ -6,12 +6,15 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from finance.modeling.core import Derived, Input
+from finance.modeling.core import Derived, Input, unverified_reasons
 
 Number = dict[str, Any]
 Source = dict[str, Any]
 
 PERCENT_UNITS = {"ratio", "%"}
+UNVERIFIED_MARK = "†"
+"""After a number computed from (or read in) a statement period whose accounting identity failed;
+the table's notes and the note's last section say why."""
 
 
 def display(value: float, unit: str) -> str:
@@ -82,13 +85,15 @@ class Citer:
 
     def derived(self, item: Derived, unit: str | None = None) -> Number:
         label = item.name.replace("_", " ") + (f" {item.period}" if item.period else "")
+        if item.basis:
+            label += f" ({item.basis} balances)"
         source: Source = {
             "kind": "derived",
             "formula": item.formula,
             "inputs": [self.input(i) for i in item.inputs],
             "label": label,
         }
-        return number(item.value, unit or item.unit, source)
+        return _flagged(number(item.value, unit or item.unit, source), item.unverified())
 
     def input(self, item: Input, unit: str = "USD millions") -> Number:
         citation = item.citation
@@ -99,7 +104,8 @@ class Citer:
         label = item.label
         if shown == "USD millions":
             label = f"{label}: {display(item.value, shown)} USD millions"
-        return number(item.value, shown, self.source(label, citation))
+        found = number(item.value, shown, self.source(label, citation))
+        return _flagged(found, unverified_reasons(item))
 
     def source(self, label: str, citation: Mapping[str, Any]) -> Source:
         document = str(citation.get("document") or "")
@@ -121,6 +127,20 @@ class Citer:
         if formula:
             return {"kind": "derived", "formula": str(formula), "inputs": [], "label": label}
         return assumption(f"{label}: {origin or 'computed in this note'}")
+
+
+def _flagged(found: Number, reasons: list[str]) -> Number:
+    """The number marked unverified (a dagger after it, the reasons in its source's label)."""
+    if not reasons:
+        return found
+    source = dict(found["source"])
+    if "label" in source:
+        source["label"] = f"{source['label']} ({UNVERIFIED_MARK} {'; '.join(reasons)})"
+    return {**found, "display": found["display"] + UNVERIFIED_MARK, "source": source}
+
+
+def is_unverified(found: Number) -> bool:
+    return str(found.get("display", "")).endswith(UNVERIFIED_MARK)
 
 
 def _unit_of(item: Input, default: str) -> str:
@@ -145,4 +165,5 @@ def _derived_from_dict(data: Mapping[str, Any]) -> Derived:
             for i in data.get("inputs", [])
         ],
         period=str(data.get("period", "")),
+        basis=str(data.get("basis", "")),
     )

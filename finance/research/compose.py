@@ -7,7 +7,7 @@ from typing import Any
 
 from finance.modeling import Derived
 from finance.research.analysis import StatementAnalysis, Valuation
-from finance.research.citations import Citer
+from finance.research.citations import UNVERIFIED_MARK, Citer
 from finance.research.compose_blocks import MARGINS, Block, Inline, bullets, paragraph, section
 from finance.research.compose_company import CompanySections
 from finance.research.compose_sources import SourceSections
@@ -61,14 +61,7 @@ class NoteWriter(CompanySections, SourceSections):
             )
         if f.passages:
             sections.append(section("filing", "From the filing", self.passages()))
-        if f.limits:
-            sections.append(
-                section(
-                    "limits",
-                    "What this note could not do",
-                    [bullets([[limit] for limit in dict.fromkeys(f.limits)])],
-                )
-            )
+        sections.append(section("limits", "What this note could not do", self.limits()))
         subtitle = f"Request: {f.request.strip()}" if f.request.strip() else ""
         return {
             "title": title,
@@ -115,6 +108,14 @@ class NoteWriter(CompanySections, SourceSections):
                 [
                     f"{len(set(self.findings.limits))} part(s) of the request could not be "
                     "done; see the last section."
+                ]
+            )
+        unverified = self.unverified()
+        if unverified:
+            items.append(
+                [
+                    f"{len(unverified)} statement period(s) failed an accounting identity; "
+                    f"figures from them are marked {UNVERIFIED_MARK} (see the last section)."
                 ]
             )
         if not items:
@@ -164,6 +165,39 @@ class NoteWriter(CompanySections, SourceSections):
                 line += [", ", self.citer.derived(conversion), " of net income"]
             out.append([*line, "."])
         return out
+
+    # --- what could not be done --------------------------------------------------------------
+
+    def unverified(self) -> list[str]:
+        """The unverified statement periods the note's years use (their own or, for averages
+        and growth, the prior period), each once."""
+        out: list[str] = []
+        for a in self.findings.analyses:
+            used = set(a.years) | {p for y in a.years if (p := a.statements.prior(y))}
+            for statement, periods in a.statements.unverified.items():
+                for period in periods:
+                    why = a.statements.unverified_reason(statement, period)
+                    if period in used and why:
+                        out.append(f"{a.company}: {why}")
+        return list(dict.fromkeys(out))
+
+    def limits(self) -> list[Block]:
+        """Always present: what could not be done and why, the documents left out, and the
+        unverified statement periods; "nothing" said plainly when all was done."""
+        items: list[list[Inline]] = [[limit] for limit in dict.fromkeys(self.findings.limits)]
+        items += [
+            [f"Used but flagged ({UNVERIFIED_MARK}): {why}; figures from it are not verified."]
+            for why in self.unverified()
+        ]
+        if not items:
+            return [
+                paragraph(
+                    "Nothing: every part of the request was done, no document was left out, "
+                    "and no figure comes from a statement period that failed its accounting "
+                    "identity."
+                )
+            ]
+        return [bullets(items)]
 
     # --- per company -------------------------------------------------------------------------
 

@@ -23,22 +23,53 @@ from finance.research.analysis import (
 from finance.research.findings import Findings, MacroView, PriceView
 from finance.research.plan import ResearchPlan
 from finance.research.reconciliation import reconcile_document
+from finance.statements.model import STATEMENTS
 
 MACRO_SERIES = {"A191RL1A225NBEA": "US real GDP growth", "CPIAUCSL": "US CPI inflation"}
 
 
 def analyse_document(document: Document, plan: ResearchPlan) -> StatementAnalysis | str:
+    """The document's ratios, or why it was left out (naming it, its company and kind)."""
     found = sources.statements(document)
     if not found:
         if document.kind == "html":
-            return f"{document.name} has no inline XBRL financial facts to compute ratios from"
-        return f"no financial statements were found in {document.name}"
+            return (
+                f"{document.name} was left out: it has no inline XBRL financial facts "
+                "to compute ratios from"
+            )
+        return f"{document.name} was left out: no financial statements were found in it"
     company = document.company or str(found.get("company") or document.name)
+    if not any(found.get(statement) for statement in STATEMENTS):
+        return left_out(document.name, company, found)
     return analyse_statements(document.pk, document.name, company, found, plan.years)
+
+
+def left_out(name: str, company: str, found: dict[str, Any]) -> str:
+    """Why a filing with no statements (an 8-K, a press release) was left out, in words."""
+    kind = str(found.get("doc_type") or "").strip()
+    about = ", ".join(part for part in (company if company != name else "", kind) if part)
+    why = str(found.get("note") or "").strip().rstrip(".") or "it has no financial statements"
+    if why.startswith(name):  # the note names the document already
+        return f"Left out: {why}" + (f" ({company})" if company not in (name, "") else "")
+    return f"{name}{f' ({about})' if about else ''} was left out: {why}"
+
+
+def not_ready(workspace: Workspace) -> list[str]:
+    """The workspace's documents that could not be read (failed) or are still being read."""
+    out = []
+    pending = Document.objects.filter(workspace=workspace).exclude(status=Document.Status.READY)
+    for document in pending.order_by("created_at"):
+        if document.status == Document.Status.FAILED:
+            why = document.message or "it could not be read"
+            out.append(f"{document.name} was left out: {why.rstrip('.')}")
+        else:
+            out.append(f"{document.name} was left out: it was still being read")
+    return out
 
 
 def gather(workspace: Workspace, request: str, plan: ResearchPlan) -> Findings:
     findings = Findings(request=request, limits=list(plan.notes))
+    findings.limits.extend(not_ready(workspace))
     try:
         documents = sources.ready_documents(workspace, plan.document_ids)
     except sources.ResearchError as error:

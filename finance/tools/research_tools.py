@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.urls import reverse
 
 from agents.runtime import Tool, ToolContext, ToolError
+from agents.runtime.compression import Compressor
 from finance.models import Note
 from finance.note.model import Note as NoteDocument
 from finance.note.validation import NoteError
@@ -135,16 +137,56 @@ def write_note(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any
     note = Note.objects.create(workspace=run.workspace, run=run, title=body["title"], body=body)
     url = reverse("finance-note-page", args=[note.pk])
     context.emit("note.created", {"note": note.pk, "title": note.title, "url": url})
-    return {
-        "note_id": note.pk,
-        "url": url,
-        "title": note.title,
-        "sections": [s["heading"] for s in body["sections"]],
-        "analysed": [_headline(a) for a in findings.analyses],
-        "cross_checks": [_short(v.summary()) for v in findings.reconciliations],
-        **({"prices": price_summary(findings.prices)} if findings.prices else {}),
-        "limits": list(dict.fromkeys(findings.limits)),
-    }
+    return note_result(
+        {
+            "note_id": note.pk,
+            "url": url,
+            "title": note.title,
+            "sections": [s["heading"] for s in body["sections"]],
+            "analysed": [_headline(a) for a in findings.analyses],
+            "cross_checks": [_short(v.summary()) for v in findings.reconciliations],
+            **({"prices": price_summary(findings.prices)} if findings.prices else {}),
+            "limits": list(dict.fromkeys(findings.limits)),
+        }
+    )
+
+
+# Below the runtime's observation cap: a longer result would be compressed to a text summary,
+# which planners could not read as the note's result, and a run that wrote the note would then
+# answer that it could not.
+NOTE_RESULT_CHARS = Compressor.observation_cap - 500
+
+
+def note_result(result: dict[str, Any], limit: int = NOTE_RESULT_CHARS) -> dict[str, Any]:
+    """The write_note result, shortened until it fits `limit` characters as JSON: the note's
+    id, link and title always stay; long lists keep their first items and say how many more
+    the note holds."""
+
+    def size(value: dict[str, Any]) -> int:
+        return len(json.dumps(value, default=str))
+
+    out = dict(result)
+    for key, keep in (
+        ("sections", 12),
+        ("limits", 8),
+        ("cross_checks", 2),
+        ("analysed", 3),
+        ("limits", 3),
+        ("sections", 0),
+        ("cross_checks", 0),
+        ("analysed", 1),
+        ("limits", 1),
+    ):
+        if size(out) <= limit:
+            return out
+        items = list(result.get(key) or [])
+        if len(items) > keep:
+            out[key] = items[:keep]
+            out[f"{key}_not_shown"] = f"{len(items) - keep} more in the note"
+    if size(out) > limit:  # very long single items: keep what identifies the note
+        out = {k: out[k] for k in ("note_id", "url", "title") if k in result}
+        out["not_shown"] = "the result was too long to show; everything is in the note"
+    return out
 
 
 HEADLINE_RATIOS = (
