@@ -2,7 +2,9 @@
 
 The document rows are the truth: on connect the consumer sends each processing document's state,
 then forwards pushed `document.progress` events and, because a push may never arrive (no shared
-channel layer between worker and web process), re-reads the rows that are still processing.
+channel layer between worker and web process), re-reads the workspace's rows and sends every
+state it has not sent: a document uploaded after connecting whose ingestion ended between two
+reads (a re-upload of known bytes is a cache hit, over in milliseconds) is sent as ready too.
 """
 
 from __future__ import annotations
@@ -37,7 +39,11 @@ class DocumentProgressConsumer(GroupTailConsumer):
         self.group = documents_group(self.workspace_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_processing()
+        for event in await _events(self.workspace_id):
+            if event["status"] == Document.Status.PROCESSING:
+                await self.forward(event)
+            else:  # known to the page already (it rendered them): only remembered
+                self.sent[int(event["document"])] = _state(event)
         self.tail = asyncio.create_task(self.tail_rows())
 
     async def document_progress(self, event: dict[str, Any]) -> None:
@@ -45,21 +51,25 @@ class DocumentProgressConsumer(GroupTailConsumer):
         await self.forward(event)
 
     async def forward(self, event: dict[str, Any]) -> None:
-        state = (float(event["progress"]), str(event["message"]), str(event["status"]))
+        state = _state(event)
         if self.sent.get(int(event["document"])) == state:
             return
         self.sent[int(event["document"])] = state
         await self.send_json(event)
 
-    async def send_processing(self) -> None:
-        watched = [pk for pk, state in self.sent.items() if state[2] == "processing"]
-        for event in await _events(self.workspace_id, watched):
+    async def send_changed(self) -> None:
+        """Every document whose state differs from the last one sent (new ones included)."""
+        for event in await _events(self.workspace_id):
             await self.forward(event)
 
     async def tail_rows(self) -> None:
         while True:
             await asyncio.sleep(settings.EVENTS_POLL_SECONDS)
-            await self.send_processing()
+            await self.send_changed()
+
+
+def _state(event: dict[str, Any]) -> State:
+    return (float(event["progress"]), str(event["message"]), str(event["status"]))
 
 
 @database_sync_to_async
@@ -70,10 +80,9 @@ def _owns_finance_workspace(user: Any, workspace_id: int) -> bool:
 
 
 @database_sync_to_async
-def _events(workspace_id: int, also: list[int]) -> list[dict[str, Any]]:
-    """Events for documents processing now, and for those last seen processing (their end)."""
+def _events(workspace_id: int) -> list[dict[str, Any]]:
+    """The `document.progress` event of each of the workspace's documents as its row is now."""
     rows = Document.objects.filter(workspace_id=workspace_id).only(
         "id", "workspace_id", "progress", "message", "status"
     )
-    changed = rows.filter(status=Document.Status.PROCESSING) | rows.filter(pk__in=also)
-    return [progress_event(document) for document in changed]
+    return [progress_event(document) for document in rows.order_by("pk")]

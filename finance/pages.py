@@ -34,6 +34,15 @@ class StatementLink:
 
 
 @dataclass
+class Unverified:
+    """A statement period whose accounting identity failed: its figures are flagged."""
+
+    statement: str
+    period: str
+    reason: str
+
+
+@dataclass
 class DocumentRow:
     document: Document
     links: list[StatementLink] = field(default_factory=list)
@@ -41,6 +50,48 @@ class DocumentRow:
     @property
     def percent(self) -> int:
         return round(100 * self.document.progress)
+
+    @property
+    def profile(self) -> dict[str, Any]:
+        profile = (self.document.sections or {}).get("profile")
+        return profile if isinstance(profile, dict) else {}
+
+    @property
+    def doc_type(self) -> str:
+        """ "10-K", "10-Q", ..., "data file" for a CSV; "" when not known."""
+        if self.document.kind == "csv":
+            return "data file"
+        doc_type = self.profile.get("doc_type") or (self.document.statements or {}).get("doc_type")
+        return "" if doc_type in (None, "", "other") else str(doc_type)
+
+    @property
+    def company(self) -> str:
+        return self.document.company or str(self.profile.get("company") or "")
+
+    @property
+    def period(self) -> str:
+        """The period the filing covers, as its profile reads it ("FY2017", "Q2 2023")."""
+        year, quarter = self.profile.get("fiscal_year"), self.profile.get("fiscal_quarter")
+        if not year:
+            return ""
+        return f"Q{quarter} {year}" if quarter else f"FY{year}"
+
+    @property
+    def unverified(self) -> list[Unverified]:
+        return unverified_periods(self.document.statements)
+
+
+def unverified_periods(statements: dict[str, Any] | None) -> list[Unverified]:
+    """The periods whose accounting identities failed (`statements["unverified"]`), in order."""
+    found = (statements or {}).get("unverified") or {}
+    if not isinstance(found, dict):
+        return []
+    out: list[Unverified] = []
+    for key, label in STATEMENT_LABELS.items():
+        periods = found.get(key) or {}
+        if isinstance(periods, dict):
+            out.extend(Unverified(label, str(p), str(why)) for p, why in periods.items())
+    return out
 
 
 def statement_links(document: Document) -> list[StatementLink]:

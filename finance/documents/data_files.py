@@ -1,7 +1,7 @@
 """A person's own data files (CSV): read, paged for the viewer, and price series taken out.
 
 Plain Python. Bad files raise `DocumentError` with the reason: binary or non-UTF-8 bytes, no
-header, no data rows, too many rows.
+header, no data rows, too many rows, a price column ('Close', 'Price', ...) that holds no numbers.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ MAX_ROWS = 2_000_000
 ROWS_PER_PAGE = 50
 DATE_COLUMNS = ("date", "datetime", "timestamp", "time", "day", "period")
 PRICE_COLUMNS = ("adj close", "adj_close", "adjusted close", "close", "price", "value")
+NUMERIC_SHARE = 0.9  # of a price column's non-blank cells that must be numbers
 
 
 def read_data_csv(data: bytes) -> pd.DataFrame:
@@ -38,7 +39,35 @@ def read_data_csv(data: bytes) -> pd.DataFrame:
     if len(frame) > MAX_ROWS:
         raise DocumentError(f"the CSV has more than {MAX_ROWS:,} rows")
     frame.columns = [str(c).strip() for c in frame.columns]
+    check_price_column(frame)
     return frame
+
+
+def check_price_column(frame: pd.DataFrame) -> None:
+    """Refuse a file whose price column (by its name) is not numbers: "the CSV's price column
+    'Close' is not numeric: row 2 holds 'n/a'". Blank cells are allowed."""
+    column = _column(frame, PRICE_COLUMNS)
+    if column is None:
+        return
+    values = frame[column]
+    present = values[values.notna() & (values.astype(str).str.strip() != "")]
+    if present.empty:
+        raise DocumentError(f"the CSV's price column {column!r} is empty")
+    numbers = _numbers(present)
+    if numbers.notna().mean() >= NUMERIC_SHARE:
+        return
+    bad = numbers[numbers.isna()].index[0]
+    text = str(present.loc[bad]).strip()
+    raise DocumentError(
+        f"the CSV's price column {column!r} is not numeric: row {int(bad) + 1} holds "
+        f"{text[:40]!r}; prices must be numbers such as 101.25"
+    )
+
+
+def _numbers(values: pd.Series) -> pd.Series:
+    """Numbers as printed ("1,234.50", "$99") or NaN."""
+    text = values.astype(str).str.strip().str.replace(r"^\$|,", "", regex=True)
+    return pd.to_numeric(text, errors="coerce")
 
 
 def ingest_csv(data: bytes, *, cache_dir: Path | None) -> ParsedDocument:
@@ -90,7 +119,7 @@ def price_series(frame: pd.DataFrame, label: str) -> pd.Series:
         price_column = numeric[0]
     text = frame[date_column].astype(str).str.strip().str.slice(0, 19)
     dates = pd.to_datetime(text, errors="coerce")
-    prices = pd.to_numeric(frame[price_column], errors="coerce")
+    prices = _numbers(frame[price_column])
     series = pd.Series(prices.to_numpy(), index=pd.DatetimeIndex(dates), name=price_column)
     series = series[series.index.notna()].dropna().sort_index()
     series = series[~series.index.duplicated(keep="last")]
@@ -100,4 +129,4 @@ def price_series(frame: pd.DataFrame, label: str) -> pd.Series:
 
 
 def _numeric(column: pd.Series) -> bool:
-    return bool(pd.to_numeric(column, errors="coerce").notna().mean() > 0.9)
+    return bool(_numbers(column).notna().mean() > NUMERIC_SHARE)

@@ -9,10 +9,9 @@ Rules:
 * Items: a line that starts with "Item 1A." (etc.) is a heading. Pages that list many Items (the
   table of contents, the Part IV index) are skipped. Items are taken in document order: each Item
   starts at the first heading for it that is not before the previous Item's start.
-* Statements: a page is a candidate when one of its first lines *is* the statement title (the
-  whole line, optionally with "consolidated" and a "(continued)"), the page is not an index/TOC
-  page, and it holds many numbers. The first candidate wins (the statement itself precedes the
-  notes, which only refer to it mid-sentence).
+* Statements: the first page of each, as the statement extraction locates it
+  (`finance.statements.locate`: the title in the page's head, many numbers, no table of
+  contents), so search and extraction agree on where the statements are.
 """
 
 from __future__ import annotations
@@ -21,29 +20,13 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from finance.statements.locate import locate_statements
+
 STATEMENTS = ("income_statement", "balance_sheet", "cash_flow")
 
-# Squashed, whole-line title patterns. A leading company name is allowed on the same line.
-_TITLE_PATTERNS: dict[str, re.Pattern[str]] = {
-    "income_statement": re.compile(
-        r"(consolidated)?(statements?of(consolidated)?(operations|income|earnings)"
-        r"(andcomprehensive(income|loss|earnings))?|(?<!comprehensive)incomestatements?)"
-    ),
-    "balance_sheet": re.compile(
-        r"(consolidated)?(balancesheets?|statements?of(consolidated)?financialposition"
-        r"|statements?offinancialcondition)"
-    ),
-    "cash_flow": re.compile(
-        r"(consolidated)?(statements?of(consolidated)?cashflows?|cashflows?statements?)"
-    ),
-}
-_CONTINUED = re.compile(r"(continued|cont)$")
-_NUMBER = re.compile(r"(?<![\w.])\(?\$?\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|(?<![\w.,])\d{2,}\b")
 _ITEM_LINE = re.compile(r"^\s*item[\s\u00a0]*(\d{1,2}[a-c]?)\b\.?[\s\u00a0]*(.*)$", re.IGNORECASE)
 _ENDS_IN_PAGE_NUMBER = re.compile(r"\s\d{1,3}$")
 _TOC_ENTRY_END = re.compile(r"(\d|not\s+applicable|none|\([a-z]\))\s*$", re.IGNORECASE)
-_HEADING_LINES = 8
-_MIN_NUMBERS = 40
 ITEM_ORDER = (
     "1", "1a", "1b", "1c", "2", "3", "4", "5", "6", "7", "7a", "8", "9", "9a", "9b", "9c",
     "10", "11", "12", "13", "14", "15", "16",
@@ -142,47 +125,6 @@ def _is_index_page(text: str) -> bool:
     return False
 
 
-def count_numbers(text: str) -> int:
-    return len(_NUMBER.findall(text))
-
-
-def _statement_title(text: str) -> str | None:
-    """Which statement this page's heading names, if a heading line is exactly a title."""
-    for line in _lines(text)[:_HEADING_LINES]:
-        item = _ITEM_LINE.match(line)
-        if item and item.group(1) != "8":
-            return None  # the start of another Item (e.g. Item 6, Selected Financial Data)
-        sq = _CONTINUED.sub("", squash(line))
-        if not sq or len(sq) > 90:
-            continue
-        for name, pattern in _TITLE_PATTERNS.items():
-            m = pattern.search(sq)
-            if m and m.end() == len(sq) and (m.start() == 0 or "condensed" not in sq[: m.start()]):
-                # Anything before the title must look like a company name / "item 8" prefix,
-                # not a sentence: short, no "see"/"in the".
-                prefix = sq[: m.start()]
-                if len(prefix) <= 40 and "condensed" not in prefix and "notes" not in prefix:
-                    return name
-    return None
-
-
-def locate_statements(pages: list[str], skip: set[int] | None = None) -> dict[str, int | None]:
-    skip = skip or set()
-    found: dict[str, int | None] = dict.fromkeys(STATEMENTS)
-    for i, text in enumerate(pages):
-        if i in skip:
-            continue
-        name = _statement_title(text)
-        if name is None or found[name] is not None:
-            continue
-        if count_numbers(text) < _MIN_NUMBERS or _is_index_page(text):
-            continue
-        found[name] = i
-        if all(v is not None for v in found.values()):
-            break
-    return found
-
-
 def locate_items(pages: list[str], toc: set[int]) -> list[ItemSpan]:
     starts: list[tuple[str, str, int]] = []
     order = {name: k for k, name in enumerate(ITEM_ORDER)}
@@ -209,6 +151,9 @@ def locate_sections(pages: list[str]) -> Sections:
     toc = {i for i, text in enumerate(pages) if _is_toc_page(text)}
     return Sections(
         items=locate_items(pages, toc),
-        statements=locate_statements(pages, toc),
+        statements={
+            name: (found[0] if found else None)
+            for name, found in locate_statements(pages).as_dict().items()
+        },
         toc_pages=sorted(toc),
     )

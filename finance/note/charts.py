@@ -16,6 +16,7 @@ from finance.note.plain_text import without_control_characters
 DEFAULT_WIDTH_PX = 1200
 DEFAULT_HEIGHT_PX = 600
 DEFAULT_DPI = 150
+LEGEND_COLUMNS = 4  # series names per legend row
 
 
 def chart_png(
@@ -26,6 +27,25 @@ def chart_png(
     dpi: int = DEFAULT_DPI,
 ) -> bytes:
     """The chart as a PNG of exactly width_px x height_px; None values are left as gaps."""
+    figure = chart_figure(block, width_px=width_px, height_px=height_px, dpi=dpi)
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        # Characters DejaVu lacks (CJK, emoji) are drawn as boxes; that is not worth a warning.
+        warnings.filterwarnings(
+            "ignore", message="Glyph .* missing from font", category=UserWarning
+        )
+        figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def chart_figure(
+    block: Chart,
+    *,
+    width_px: int = DEFAULT_WIDTH_PX,
+    height_px: int = DEFAULT_HEIGHT_PX,
+    dpi: int = DEFAULT_DPI,
+) -> Figure:
+    """The chart's figure; a legend (two series or more) sits below the plot, never over it."""
     figure = Figure(figsize=(width_px / dpi, height_px / dpi), dpi=dpi, layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
@@ -61,17 +81,16 @@ def chart_png(
         if block.unit:
             axes.set_ylabel(_plain(block.unit))
     if len(block.series) > 1:
-        axes.legend()
+        # Outside the axes (constrained layout makes room): a legend inside covers lines
+        # wherever the series fill the plot, as margins and growth rates over years do.
+        figure.legend(
+            loc="outside lower center",
+            ncols=min(len(block.series), LEGEND_COLUMNS),
+            frameon=False,
+        )
     axes.grid(axis="y", alpha=0.3)
     axes.spines[["top", "right"]].set_visible(False)
-    buffer = io.BytesIO()
-    with warnings.catch_warnings():
-        # Characters DejaVu lacks (CJK, emoji) are drawn as boxes; that is not worth a warning.
-        warnings.filterwarnings(
-            "ignore", message="Glyph .* missing from font", category=UserWarning
-        )
-        figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
-    return buffer.getvalue()
+    return figure
 
 
 def chart_alt_text(block: Chart) -> str:

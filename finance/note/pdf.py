@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import TypeAlias
 
@@ -138,11 +139,15 @@ class _PdfNote:
         if not table.columns:
             return
         self.font("", 9)
-        numeric = table.numeric_columns()
-        widths = [2.0] + [1.0] * (len(table.columns) - 1)
+        numeric = numeric_columns(table)
+        widths = self.column_widths(table)
         link_style = FontFace(color=LINK_COLOR)
         with pdf.table(
-            col_widths=widths, text_align="LEFT", borders_layout="HORIZONTAL_LINES", line_height=4.5
+            width=pdf.epw,
+            col_widths=widths,
+            text_align="LEFT",
+            borders_layout="HORIZONTAL_LINES",
+            line_height=4.5,
         ) as grid:
             header = grid.row()
             for column, right in zip(table.columns, numeric, strict=True):
@@ -159,6 +164,25 @@ class _PdfNote:
             self.write(self.pieces(table.notes), line=4)
             pdf.ln(4)
         pdf.ln(3)
+
+    def column_widths(self, table: Table) -> list[float]:
+        """Each column as wide as its widest cell or bold heading (so figures do not wrap and
+        line up at the right edge); the room left over goes to the label column."""
+        pdf = self.pdf
+        padding = 2 * pdf.c_margin + 2
+        natural = []
+        for i, column in enumerate(table.columns):
+            self.font("B", 9)
+            widest = pdf.get_string_width(self.fonts.text(column))
+            self.font("", 9)
+            for cells in table.rows:
+                widest = max(widest, pdf.get_string_width(self.cell_content(cells[i])[0]))
+            natural.append(min(widest + padding, pdf.epw * MAX_COLUMN_SHARE))
+        self.font("", 9)
+        spare = pdf.epw - sum(natural)
+        if spare > 0:
+            natural[0] += spare
+        return natural
 
     def cell_content(self, cell: Cell) -> Piece:
         """A cell as plain text, linked when it cites exactly one source."""
@@ -243,6 +267,33 @@ class _PdfNote:
                 self.indented(
                     5, "-", [(f"{api.provider}: ", None), (api.url, api.url), (retrieved, None)]
                 )
+
+
+NUMBER_TEXT = re.compile(r"^[-+\u2212(]?[$€£]?\d[\d,]*(?:\.\d+)?\)?(?:%|x| ?pp)?$")
+BLANK_TEXT = frozenset({"", "-", "\u2013", "\u2014", "n/a", "n.a.", "na", "nm", "n.m."})
+MAX_COLUMN_SHARE = 0.6  # of the page width, for one column
+
+
+def numeric_columns(table: Table) -> list[bool]:
+    """For each column, whether to right-align it: it holds numbers (cited or printed as text,
+    "38.2%", "1,234.5", "(12.0)") and nothing but numbers and blanks ("—", "n/a")."""
+    out = table.numeric_columns()
+    for i in range(len(table.columns)):
+        kinds = [_number_kind(row[i]) for row in table.rows]
+        if not out[i] and True in kinds and False not in kinds:
+            out[i] = True
+    return out
+
+
+def _number_kind(cell: Cell) -> bool | None:
+    """True for a number, None for a blank, False for words."""
+    items = cell if isinstance(cell, tuple) else (cell,)
+    if any(isinstance(item, Number) for item in items):
+        return True
+    text = "".join(_plain(item) for item in items).strip()
+    if text.lower() in BLANK_TEXT:
+        return None
+    return NUMBER_TEXT.match(text.replace(" ", "")) is not None
 
 
 def _plain(item: Inline) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -17,7 +18,68 @@ from finance.providers.base import (
 )
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+# Exception class names (any library: requests, urllib3, curl_cffi, socket) that mean the source
+# was not reached at all, as opposed to answering without data.
+NETWORK_ERRORS = frozenset(
+    {
+        "ConnectionError", "ConnectTimeout", "ReadTimeout", "Timeout", "TimeoutError",
+        "DNSError", "NameResolutionError", "gaierror", "ProxyError", "NewConnectionError",
+        "ConnectionRefusedError", "ConnectionResetError", "MaxRetryError",
+    }
+)  # fmt: skip
+_NETWORK_TEXT = re.compile(
+    r"\b(?:" + "|".join(sorted(NETWORK_ERRORS)) + r")\b|could not resolve|failed to resolve|"
+    r"name or service not known|temporary failure in name resolution|timed out|"
+    r"connection refused|network is unreachable",
+    re.IGNORECASE,
+)
+_RESOLVE = re.compile(
+    r"(?:failed to resolve|could not resolve host:?)\s*'?([A-Za-z0-9.-]+\.[A-Za-z]{2,})",
+    re.IGNORECASE,
+)
+_QUERY = re.compile(r"\?[^\s'\")]*")
+_SECRET = re.compile(r"((?:api[_-]?key|token|crumb|key)=)[^&\s'\")]+", re.IGNORECASE)
 _EPSILON = 1e-9  # float slack, so a refill of 0.9999999999 tokens still counts as one
+
+
+def is_network_error(error: BaseException) -> bool:
+    """Whether the error (or one it was raised from) means the source could not be reached."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if any(cls.__name__ in NETWORK_ERRORS for cls in type(seen).__mro__):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def is_network_text(text: str) -> bool:
+    """Whether a message (a library's log line) tells of a network failure."""
+    return _NETWORK_TEXT.search(text) is not None
+
+
+def network_reason(problem: BaseException | str) -> str:
+    """Why a source could not be reached, fit to show: the host that did not resolve, a
+    timeout, or the error without URL query strings or keys."""
+    text = problem if isinstance(problem, str) else f"{type(problem).__name__}: {problem}"
+    host = _RESOLVE.search(text)
+    if host:
+        return f"the name {host.group(1)} could not be resolved (DNS failure)"
+    if re.search(r"timed? ?out|timeout", text, re.IGNORECASE):
+        return "the connection timed out"
+    if re.search(r"connection refused", text, re.IGNORECASE):
+        return "the connection was refused"
+    if re.search(r"\bDNSError\b|name resolution", text, re.IGNORECASE):
+        return "DNS lookup failed"
+    logged = re.search(r"\((\w*(?:Error|Timeout))\)", text)  # a library's log line
+    if logged:
+        return f"the connection failed ({logged.group(1)})"
+    cleaned = _QUERY.sub("", _SECRET.sub(r"\1…", text))
+    return re.sub(r"\s+", " ", cleaned).strip()[:200]
+
+
+def unreachable(label: str, problem: BaseException | str) -> ProviderUnavailableError:
+    """ "<label> could not be reached: <reason>": no data was received, none was missing."""
+    return ProviderUnavailableError(f"{label} could not be reached: {network_reason(problem)}")
 
 
 class HttpResponse(Protocol):
@@ -112,14 +174,17 @@ def get_json(
     ``ProviderUnavailableError``; other 4xx raise ``ProviderError``.
     """
     last_problem = "no attempt made"
+    network_problem: BaseException | None = None
     for attempt in range(retries + 1):
         if limiter is not None:
             limiter.acquire()
         try:
             response = session.get(url, params=params, headers=headers, timeout=timeout)
         except (requests.Timeout, requests.ConnectionError, TimeoutError, ConnectionError) as exc:
-            last_problem = f"{type(exc).__name__}: {exc}"
+            last_problem = network_reason(exc)
+            network_problem = exc
         else:
+            network_problem = None
             status = response.status_code
             if status == 200:
                 try:
@@ -137,6 +202,8 @@ def get_json(
                 continue
         if attempt < retries:
             sleep(backoff_seconds * (2**attempt))
+    if network_problem is not None:  # never reached on the last attempt: not "unavailable"
+        raise unreachable(label, network_problem)
     raise ProviderUnavailableError(
         f"{label} is unavailable after {retries + 1} attempts ({last_problem}); try again later"
     )

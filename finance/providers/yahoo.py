@@ -9,7 +9,10 @@ date with duplicate timestamps removed. ``capital_gains`` is kept when the sourc
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -26,6 +29,9 @@ from finance.providers.base import (
     utc_now,
 )
 from finance.providers.cache import Cache, cached_fetch
+from finance.providers.http import is_network_error, is_network_text, unreachable
+
+LABEL = "Yahoo Finance"
 
 PRICE_COLUMNS = (
     "open",
@@ -112,8 +118,78 @@ def read_price_csv(path: Path) -> pd.DataFrame:
     return normalise_price_frame(pd.read_csv(path), label=str(path))
 
 
+class _NetworkLog(logging.Handler):
+    """yfinance's log lines of this thread that tell of network failures: yfinance catches a
+    DNS failure or a refused connection and answers with an empty frame, which alone would read
+    as "no data"."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.thread = threading.get_ident()
+        self.problems: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread != self.thread:
+            return
+        try:
+            text = record.getMessage()
+        except Exception:  # a malformed log call is not ours to report
+            return
+        if record.exc_info and record.exc_info[1] is not None:
+            text = f"{text} {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
+        if is_network_text(text):
+            self.problems.append(text)
+
+    def reason(self) -> str | None:
+        """The most telling problem: one that names a host, else the last one."""
+        if not self.problems:
+            return None
+        named = [p for p in self.problems if "resolve" in p.lower()]
+        return (named or self.problems)[-1]
+
+
+@contextmanager
+def _watch_network() -> Iterator[_NetworkLog]:
+    logger = logging.getLogger("yfinance")
+    handler = _NetworkLog()
+    level = logger.level
+    logger.addHandler(handler)
+    if logger.getEffectiveLevel() > logging.WARNING:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def _reach(symbol: str, call: Callable[[], Any]) -> tuple[Any, str | None]:
+    """Call yfinance; a network error it raises becomes "could not be reached", one it only
+    logged comes back as the second value (for an empty answer to be reported as such)."""
+    with _watch_network() as log:
+        try:
+            result = call()
+        except Exception as exc:  # yfinance raises assorted types for network/HTTP trouble
+            if is_network_error(exc) or is_network_text(str(exc)):
+                raise unreachable(LABEL, exc) from exc
+            raise ProviderError(f"{LABEL} failed for {symbol}: {exc}") from exc
+    return result, log.reason()
+
+
+def _is_empty(value: Any) -> bool:
+    return (
+        value is None
+        or bool(getattr(value, "empty", False))
+        or (isinstance(value, dict) and not value)
+    )
+
+
 class YahooFinance:
-    """Live path through ``yfinance.Ticker`` (its own HTTP session; no requests-cache)."""
+    """Live path through ``yfinance.Ticker`` (its own HTTP session; no requests-cache).
+
+    A network failure (DNS, refused, timeout) raises ``ProviderUnavailableError`` "Yahoo Finance
+    could not be reached: ..." rather than "no data"; ``session`` (a ``requests`` or
+    ``curl_cffi`` session) is passed to yfinance when given."""
 
     name = "yahoo_finance"
 
@@ -123,11 +199,18 @@ class YahooFinance:
         cache: Cache | None = None,
         cache_ttl_seconds: float = 15 * 60,
         ticker_factory: Callable[[str], Any] | None = None,
+        session: Any = None,
         now: WallClock = utc_now,
     ) -> None:
         self.cache = cache
         self.cache_ttl_seconds = cache_ttl_seconds
-        self._ticker_factory = ticker_factory or _yfinance_ticker
+        if ticker_factory is None:
+            ticker_factory = (
+                _yfinance_ticker
+                if session is None
+                else (lambda symbol: _yfinance_ticker(symbol, session=session))
+            )
+        self._ticker_factory = ticker_factory
         self._now = now
 
     def _source(self, ticker: str, what: str) -> Source:
@@ -136,16 +219,18 @@ class YahooFinance:
     def fetch_prices(self, query: PriceQuery) -> Fetched:
         symbol = query.ticker.strip().upper()
         ticker = self._ticker_factory(symbol)
-        try:
-            raw = ticker.history(
+        raw, problem = _reach(
+            symbol,
+            lambda: ticker.history(
                 start=query.start,
                 end=query.end,
                 interval=query.interval,
                 auto_adjust=False,
                 actions=True,
-            )
-        except Exception as exc:  # yfinance raises assorted types for network/HTTP trouble
-            raise ProviderError(f"Yahoo Finance failed for {symbol}: {exc}") from exc
+            ),
+        )
+        if _is_empty(raw) and problem:
+            raise unreachable(LABEL, problem)
         if raw is None or raw.empty:
             raise UnknownSymbolError(f"Yahoo Finance has no price history for {symbol!r}")
         return Fetched(self._source(symbol, "history"), self._now(), raw)
@@ -175,10 +260,9 @@ class YahooFinance:
             }[query.statement]
             if query.frequency == "quarterly":
                 attribute = f"quarterly_{attribute}"
-            try:
-                frame = getattr(ticker, attribute)
-            except Exception as exc:
-                raise ProviderError(f"Yahoo Finance failed for {symbol}: {exc}") from exc
+            frame, problem = _reach(symbol, lambda: getattr(ticker, attribute))
+            if _is_empty(frame) and problem:
+                raise unreachable(LABEL, problem)
             if frame is None or frame.empty:
                 raise UnknownSymbolError(f"Yahoo Finance has no {query.statement} for {symbol!r}")
             return Fetched(self._source(symbol, "financials"), self._now(), frame)
@@ -193,10 +277,10 @@ class YahooFinance:
         symbol = query.ticker.strip().upper()
 
         def fetch() -> Fetched:
-            try:
-                info = dict(self._ticker_factory(symbol).info or {})
-            except Exception as exc:
-                raise ProviderError(f"Yahoo Finance failed for {symbol}: {exc}") from exc
+            found, problem = _reach(symbol, lambda: self._ticker_factory(symbol).info)
+            info = dict(found or {})
+            if (not info or (len(info) <= 1 and "trailingPegRatio" in info)) and problem:
+                raise unreachable(LABEL, problem)
             if not info or (len(info) <= 1 and "trailingPegRatio" in info):
                 raise UnknownSymbolError(f"Yahoo Finance has no profile for {symbol!r}")
             return Fetched(self._source(symbol, "profile"), self._now(), info)
@@ -208,7 +292,7 @@ class YahooFinance:
         return ProviderResult(fetched.source, fetched.retrieved_at, fetched.payload, hit)
 
 
-def _yfinance_ticker(symbol: str) -> Any:
+def _yfinance_ticker(symbol: str, session: Any = None) -> Any:
     import yfinance  # type: ignore[import-untyped]
 
-    return yfinance.Ticker(symbol)
+    return yfinance.Ticker(symbol, session=session)

@@ -154,9 +154,24 @@ def document_ready(document: Document) -> None:
         raise NotReady(f"the document could not be processed: {document.message}")
 
 
+FILING_TYPES = ("10-K", "10-Q")
+STATEMENT_KEYS = ("income_statement", "balance_sheet", "cash_flow")
+
+
 def document_statements(*, document: Document) -> dict[str, Any]:
-    """The canonical statements of a filing, extracted at ingestion (PDFs: or now, once)."""
+    """The canonical statements of a filing, extracted at ingestion (PDFs: or now, once).
+
+    A CSV data file, or a PDF that is no filing and prints no statements, is answered labelled
+    rather than refused: `kind`, `doc_type` ("data file", "other", ...), `applicable: false` and
+    the reason in `note`, with empty statements. A filing's answer is its statements as stored."""
     document_ready(document)
+    if document.kind == "csv":
+        return not_applicable(
+            document,
+            doc_type="data file",
+            note=f"{document.name} is a CSV data file, not a filing: financial statements do "
+            "not apply (its rows are on its pages)",
+        )
     if document.statements is None:
         from finance.services.ingestion import statements_of
 
@@ -169,4 +184,43 @@ def document_statements(*, document: Document) -> dict[str, Any]:
             data = handle.read()
         document.statements = statements_of(data, name=document.name)
         document.save(update_fields=["statements"])
-    return dict(document.statements)
+    statements = dict(document.statements)
+    found = any(statements.get(key) for key in STATEMENT_KEYS)
+    doc_type = str(statements.get("doc_type") or profile_of(document).get("doc_type") or "other")
+    if not found and doc_type not in FILING_TYPES:
+        label = "a financial filing" if doc_type == "other" else "a filing with statements"
+        return not_applicable(
+            document,
+            doc_type=doc_type,
+            note=f"{document.name} is not {label} (document type: {doc_type}): it prints no "
+            "income statement, balance sheet or cash flow statement, so none apply",
+            base=statements,
+        )
+    return statements
+
+
+def profile_of(document: Document) -> dict[str, Any]:
+    """The profile ingestion read off the document's cover (`sections["profile"]`), or {}."""
+    profile = (document.sections or {}).get("profile")
+    return dict(profile) if isinstance(profile, dict) else {}
+
+
+def not_applicable(
+    document: Document, *, doc_type: str, note: str, base: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A statements answer for a document that has none to have: labelled, with the reason."""
+    profile = profile_of(document)
+    return {
+        **(base or {}),
+        "document": document.name,
+        "kind": document.kind,
+        "doc_type": doc_type,
+        "company": (base or {}).get("company") or document.company or profile.get("company", ""),
+        "ticker": (base or {}).get("ticker") or profile.get("ticker"),
+        "applicable": False,
+        "note": note,
+        "fiscal_years": [],
+        **{key: {} for key in STATEMENT_KEYS},
+        "validation": {},
+        "unverified": {},
+    }

@@ -93,11 +93,18 @@ def document_ingest(*, document_id: int) -> str:
             "pages": parsed.page_count,
             "company": parsed.company[:200],
             "title": (parsed.title or document.name)[:300],
-            "sections": parsed.sections,
+            "sections": sections_of(document, parsed),
             "statements": statements,
         },
     )
     return "ready"
+
+
+def sections_of(document: Document, parsed: ParsedDocument) -> dict[str, Any]:
+    """The parsed sections, and for a filing its profile (type, company, ticker, period)."""
+    if document.kind == "csv":
+        return dict(parsed.sections)
+    return {**parsed.sections, "profile": parsed.profile.to_dict()}
 
 
 def document_fail(document: Document, reason: str) -> None:

@@ -18,6 +18,8 @@
   var socket = null;
   var polling = null;
   var known = {}; // id -> status, to refresh the list when one changes state
+  var ended = {}; // id -> the event that ended its processing (it may beat the upload's answer)
+  var listRequests = 0; // only the answer to the latest list request is shown
 
   function showError(text) {
     errorBox.textContent = text;
@@ -25,9 +27,14 @@
   }
 
   function refreshList() {
+    var request = ++listRequests;
     return fetch(panel.dataset.fragmentUrl, {credentials: "same-origin"})
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
-      .then(function (html) { list.innerHTML = html; remember(); })
+      .then(function (html) {
+        if (request !== listRequests) return; // a later refresh is on its way
+        list.innerHTML = html;
+        remember();
+      })
       .catch(function () {});
   }
 
@@ -45,6 +52,7 @@
   // One progress event (from the socket or a poll): move the bars; refresh on a state change.
   function apply(event) {
     var id = String(event.document);
+    if (event.status !== "processing") ended[id] = event;
     var item = list.querySelector('.fin-doc[data-document="' + id + '"]');
     if (item) {
       var bar = item.querySelector(".fin-doc-progress");
@@ -127,7 +135,10 @@
         return;
       }
       watched = String(body.id);
+      var end = ended[watched];
       apply({document: body.id, progress: body.progress, message: body.message, status: body.status});
+      // Known bytes are ready in milliseconds: the socket may have said so before this answer.
+      if (body.status === "processing" && end) apply(end);
       if (body.status === "processing" && !socket) startPolling();
     };
     xhr.onerror = function () { uploadState.textContent = "failed"; showError("the upload failed: network error"); };
@@ -177,7 +188,24 @@
     notes.insertBefore(li, notes.firstChild);
   });
 
+  // After Send the page reloads on the new run, below this panel: bring the run into view.
+  var SENT = "finance:sent";
+  var ask = document.getElementById("ask-form");
+  if (ask) {
+    ask.addEventListener("submit", function () {
+      try { sessionStorage.setItem(SENT, location.pathname); } catch (e) {}
+    });
+  }
+  function showSentRun() {
+    var sent = null;
+    try { sent = sessionStorage.getItem(SENT); sessionStorage.removeItem(SENT); } catch (e) {}
+    var run = document.getElementById("run");
+    if (sent !== location.pathname || !run || !/[?&]run=\d+/.test(location.search)) return;
+    run.scrollIntoView({block: "start"});
+  }
+
   remember();
   connect();
   if (anyProcessing() && !socket) startPolling();
+  showSentRun();
 })();
