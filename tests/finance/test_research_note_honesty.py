@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_a_document_without_statements_is_left_out_by_name_and_kind() -> None:
 
 
 def test_a_long_note_result_is_shortened_below_the_compression_cap() -> None:
-    result = {
+    result: dict[str, Any] = {
         "note_id": 3,
         "url": "/finance/notes/3/",
         "title": "Research note: Netflix, Inc.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped,unused-ignore]
@@ -29,7 +30,7 @@ def _cells(values: dict[str, float], page: int) -> dict[str, dict[str, object]]:
     }
 
 
-def synthetic() -> dict[str, object]:
+def synthetic() -> dict[str, Any]:
     return {
         "document": "SYNTH_2023_10K.pdf",
         "fiscal_years": ["FY2023", "FY2022"],

@@ -26,7 +26,7 @@ class DownSession(requests.Session):
         super().__init__()
         self.calls = 0
 
-    def request(self, method, url, *args, **kwargs):  # type: ignore[override]
+    def request(self, method, url, *args, **kwargs):
         self.calls += 1
         raise requests.ConnectionError(DNS_FAILURE)
 
@@ -34,7 +34,7 @@ class DownSession(requests.Session):
 @pytest.fixture
 def down_session():
     """The session given to yfinance (a process-wide singleton), put back afterwards."""
-    from yfinance.data import YfData
+    from yfinance.data import YfData  # type: ignore[import-untyped]
 
     data = YfData()
     before = data._session
@@ -82,7 +82,7 @@ def test_yahoo_error_raised_by_the_library_is_unreachable_too():
 
 
 def test_an_empty_answer_with_a_working_network_is_still_no_data():
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]
 
     class Ticker:
         income_stmt = pd.DataFrame()
