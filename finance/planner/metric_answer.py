@@ -1,4 +1,10 @@
-"""The answer to a metric question, from the `get_statements` results of the run so far."""
+"""The answer to a metric question, from the `get_statements` results of the run so far.
+
+The lead sentence gives the value with its formula and cited inputs; a comparison gives each
+period and the change; a question about health gets the figure and says that the judgement is
+the reader's. The structured result (`{"answers": [...]}`) has one answer per period, latest
+first: {question, value, unit, document_id, page, label, formula, inputs}.
+"""
 
 from __future__ import annotations
 
@@ -9,60 +15,173 @@ from finance.planner.metrics import (
     MetricRequest,
     MetricUnavailable,
     compute,
+    compute_one,
     statement_values,
 )
+from finance.statements.periods import period_order
 
 
 def metric_answer(
     request: MetricRequest, question: str, documents: list[dict[str, Any]], results: dict[str, str]
 ) -> tuple[str, dict[str, Any]]:
-    """The answer's lead sentence and the structured result ({"answers": [...]} when computed).
-
-    The first document whose statements have every input answers; each input cites the first
-    page of the statement that holds it.
-    """
+    """The answer's lead and the structured result ({"answers": [...]}, empty when nothing
+    could be computed). Each document the request is about is answered on its own."""
+    leads: list[str] = []
+    answers: list[dict[str, Any]] = []
     problems = []
     for document in documents:
         found = _statements(document, request, results)
+        labels = request.labels(_periods(found, request))
         try:
-            value = compute(request, statement_values(found, request.figures))
+            if not labels:
+                raise MetricUnavailable("no period of the statements has its inputs")
+            done = _answers(request, question, document, found, labels)
         except MetricUnavailable as error:
             problems.append(f"{document['name']}: {error}")
             continue
-        inputs: list[dict[str, Any]] = [
-            {
-                "label": figure.label,
-                "value": statement_values(found, [figure])[figure],
-                "unit": "USD millions",
-                "page": _first_page(found, figure.statement),
-            }
-            for figure in request.figures
-        ]
-        years = ", ".join(f"FY{y}" for y in request.years)
-        label = f"{request.name.replace('_', ' ')} {years}"
-        answer: dict[str, Any] = {
-            "question": question,
-            "value": value,
-            "unit": request.unit,
-            "document_id": document["id"],
-            "page": inputs[0]["page"],
-            "label": label,
-        }
-        if len(inputs) > 1:
-            answer["inputs"] = inputs
-        lead = f"{document['name']}: {label} = {_shown(value, request.unit)}" + (
-            f" (from {', '.join(i['label'] for i in inputs)})" if len(inputs) > 1 else ""
+        answers += done
+        leads.append(_lead(request, document, done))
+    if not answers:
+        reason = "; ".join(problems) or "no filing with statements is ready"
+        return f"I could not compute {request.title}: {reason}.", {"answers": []}
+    if problems:
+        leads.append(f"Not computed for {'; '.join(problems)}.")
+    if request.judge:
+        leads.append(
+            "Whether that is healthy depends on the business and its peers: the figure and its "
+            "formula are above; the offline planner does not judge it (a model server can)."
         )
-        return lead + f", p. {answer['page'] + 1}.", {"answers": [answer]}
-    reason = "; ".join(problems) or "no filing with statements is ready"
-    return f"I could not compute {request.name.replace('_', ' ')}: {reason}.", {"answers": []}
+    return "\n".join(leads), {"answers": answers}
+
+
+def _answers(
+    request: MetricRequest,
+    question: str,
+    document: dict[str, Any],
+    found: dict[str, Any],
+    labels: list[str],
+) -> list[dict[str, Any]]:
+    if request.average:
+        figures = [f for label in labels for f in request.metric(label).inputs]
+        values = statement_values(found, figures)
+        value = compute(request, values, labels)
+        title = f"{request.title} {labels[0]}–{labels[-1]} average"
+        return [_answer(request, question, document, found, labels, value, title, figures)]
+    out: list[dict[str, Any]] = []
+    for label in labels:
+        metric = request.metric(label)
+        values = statement_values(found, list(metric.inputs))
+        if out and any(f not in values for f in metric.inputs):
+            continue  # the earlier period of a comparison may lack an input: the rest stands
+        value = compute_one(request, label, values)
+        title = f"{request.title} {label}"
+        out.append(
+            _answer(request, question, document, found, [label], value, title, metric.inputs)
+        )
+    return out
+
+
+def _answer(
+    request: MetricRequest,
+    question: str,
+    document: dict[str, Any],
+    found: dict[str, Any],
+    labels: list[str],
+    value: float,
+    title: str,
+    figures: Any,
+) -> dict[str, Any]:
+    figures = list(dict.fromkeys(figures))
+    values = statement_values(found, figures)
+    inputs = [
+        {
+            "label": figure.label,
+            "value": values[figure],
+            "unit": "USD millions",
+            "page": _first_page(found, figure.statement),
+        }
+        for figure in figures
+    ]
+    answer: dict[str, Any] = {
+        "question": question,
+        "value": value,
+        "unit": request.unit,
+        "document_id": document["id"],
+        "page": inputs[0]["page"],
+        "label": title,
+        "period": labels[0] if len(labels) == 1 else f"{labels[0]}–{labels[-1]}",
+        "formula": request.metric(labels[0]).reads,
+    }
+    unverified = _unverified(document, figures)
+    if unverified:
+        answer["unverified"] = unverified
+    if len(inputs) > 1:
+        answer["inputs"] = inputs
+    return answer
+
+
+def _lead(request: MetricRequest, document: dict[str, Any], answers: list[dict[str, Any]]) -> str:
+    first = answers[0]
+    shown = _shown(first["value"], request.unit)
+    lead = f"{document['name']}: {first['label']} = {shown}"
+    if "inputs" in first:
+        cited = ", ".join(
+            f"{i['label']} {_shown(i['value'], 'USD millions')} (p. {i['page'] + 1})"
+            for i in first["inputs"]
+        )
+        lead += f", from {first['formula']}: {cited}"
+    else:
+        lead += f", p. {first['page'] + 1}"
+    if len(answers) > 1:
+        later, earlier = answers[0], answers[1]
+        change = later["value"] - earlier["value"]
+        unit = "pp" if request.unit == "%" else ""
+        direction = "up" if change > 0 else "down" if change < 0 else "unchanged"
+        lead += (
+            f"; {earlier['label']} = {_shown(earlier['value'], request.unit)}, so "
+            f"{direction} {_shown(abs(change), request.unit).rstrip('%')}{unit or ''}"
+            if change
+            else f"; {earlier['label']} = {_shown(earlier['value'], request.unit)}, unchanged"
+        )
+    flagged = [a for a in answers if a.get("unverified")]
+    if flagged:
+        lead += ". Unverified: " + "; ".join(sorted({u for a in flagged for u in a["unverified"]}))
+    return lead + "."
+
+
+def _unverified(document: dict[str, Any], figures: list[Any]) -> list[str]:
+    """Why an input's statement period failed its accounting identity, if it did."""
+    failed = document.get("unverified") or {}
+    reasons = []
+    for figure in figures:
+        why = (failed.get(figure.statement) or {}).get(figure.year)
+        if why:
+            reasons.append(f"{figure.statement.replace('_', ' ')} {figure.year}: {why}")
+    return list(dict.fromkeys(reasons))
+
+
+def _periods(found: dict[str, Any], request: MetricRequest) -> list[str]:
+    """The periods of the statements read for which every input of the metric is there."""
+    seen = {
+        label
+        for statement in request.statements
+        for cells in (found.get(statement) or {}).values()
+        if isinstance(cells, dict)
+        for label in cells
+    }
+    usable = []
+    for label in sorted(seen, key=period_order):
+        metric = request.metric(label)
+        if all(f in statement_values(found, list(metric.inputs)) for f in metric.inputs):
+            usable.append(label)
+    return usable or sorted(seen, key=period_order)
 
 
 def _statements(
     document: dict[str, Any], request: MetricRequest, results: dict[str, str]
 ) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for statement in {f.statement for f in request.figures}:
+    for statement in request.statements:
         try:
             data = json.loads(results.get(f"statements-{document['id']}-{statement}", ""))
         except json.JSONDecodeError:
@@ -83,5 +202,7 @@ def _shown(value: float, unit: str) -> str:
         return f"{value:.1f}%"
     if unit == "ratio":
         return f"{value:.2f}"
+    if unit == "x":
+        return f"{value:.1f}x"
     scale = unit.split()[-1]
     return f"${value:,.2f} {scale[:-1]}" if abs(value) < 100 else f"${value:,.0f} {scale[:-1]}"

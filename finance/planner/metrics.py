@@ -1,73 +1,125 @@
-"""Metric questions answered from the canonical statements (deterministic, documented).
+"""Metric questions read from a request and computed from the canonical statements.
 
-A request asks for a metric when it names one of the line items or derived metrics below and
-a fiscal year ("What is the FY2018 capital expenditure (in USD millions) for 3M?"). The answer
-is computed from the canonical statements (`get_statements`) and returned with its inputs, each
-cited by the page of the statement that prints it.
+A request asks for a metric when it names one (`metric_catalogue`: line items, margins, ratios,
+turnovers, returns, "X as a share of Y") and asks for its value ("what is", "how much", "how
+many times", "is the quick ratio healthy?", "has the gross margin improved?"). Questions that
+ask why ("what drove the margin change") and adjusted (non-GAAP) measures, which the statements
+do not hold, are not metric questions: they are searched and quoted instead.
 
-| The request names                                      | The value                           |
-|--------------------------------------------------------|-------------------------------------|
-| a line item: capex, net PP&E, net income, revenue, ... | that line for the year              |
-| fixed asset turnover                                   | revenue / average net PP&E (y, y-1) |
-| EBITDA (unadjusted)                                    | operating income + D&A (cash flow)  |
-| EBITDA less capex                                      | EBITDA - capital expenditure        |
-| an "X margin" (EBITDA, net profit, operating, D&A...)  | X / revenue, in %                   |
-| an "N year average" of any of these                    | the mean over FY(a)..FY(b)          |
+| The request says                                        | The periods computed                |
+|---------------------------------------------------------|-------------------------------------|
+| "FY2022", "fiscal 2022", "in 2022"                      | that fiscal year                    |
+| "FY2015 - FY2017 3 year average"                        | each year, then their mean          |
+| two years, or "improved", "declined", "change", "trend" | both (or the year before too)       |
+| no year                                                 | the filing's latest period          |
 
 Money is answered in the USD scale the request names ("in USD billions"), USD millions if none.
+A question about health or quality ("is it healthy?") gets the figure and its formula; the
+judgement is said to be the reader's (or a model server's), never made up.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-IS, BS, CF = "income_statement", "balance_sheet", "cash_flow"
+from finance.planner.metric_catalogue import (
+    BS,
+    CF,
+    IS,
+    LINE_ITEMS,
+    Figure,
+    Metric,
+    Values,
+    display_name,
+    metric_for,
+    statements_of,
+)
+from finance.statements.periods import period_order
 
-# phrase -> (statement, canonical key); the first phrase found in the request wins.
-LINE_ITEMS: tuple[tuple[str, str, str], ...] = (
-    (r"capital expenditures?|capex|capital spending", CF, "capital_expenditure"),
-    (r"depreciation and amortization|\bd&a\b", CF, "depreciation_amortization"),
-    (r"(cash|cash flows?) from operations|operating cash flow|cash flows? from operating", CF,
-     "operating_cash_flow"),
-    (r"dividends paid|cash dividends", CF, "dividends_paid"),
-    (r"share repurchases?|stock buybacks?|repurchases? of (common )?stock", CF,
-     "share_repurchases"),
-    (r"net pp&?n?e|net property,? plant,? and equipment|pp&?n?e,? net|\bppne\b", BS, "ppe_net"),
-    (r"total current assets", BS, "total_current_assets"),
-    (r"total current liabilities", BS, "total_current_liabilities"),
-    (r"total assets", BS, "total_assets"),
-    (r"total liabilities", BS, "total_liabilities"),
-    (r"inventor(y|ies)", BS, "inventories"),
-    (r"accounts receivable", BS, "accounts_receivable"),
-    (r"accounts payable", BS, "accounts_payable"),
-    (r"cash and cash equivalents", BS, "cash_and_equivalents"),
-    (r"long[- ]term debt", BS, "long_term_debt"),
-    (r"(share|stock)holders'? equity", BS, "shareholders_equity"),
-    (r"\bcogs\b|cost of (goods sold|revenues?|sales)", IS, "cost_of_revenue"),
-    (r"gross profit", IS, "gross_profit"),
-    (r"operating income|income from operations", IS, "operating_income"),
-    (r"net (income|earnings|profit)", IS, "net_income"),
-    (r"(total )?revenues?|net sales|total sales", IS, "revenue"),
+__all__ = [
+    "BS",
+    "CF",
+    "IS",
+    "Figure",
+    "MetricRequest",
+    "MetricUnavailable",
+    "compute",
+    "metric_name",
+    "read_metric",
+    "statement_values",
+]
+
+NAMED_RATIOS: tuple[tuple[str, str], ...] = (
+    (r"quick ratio|acid[- ]test", "quick ratio"),
+    (r"current ratio", "current ratio"),
+    (r"debt[- ]to[- ]equity|debt/equity|\bd/e\b", "debt to equity"),
+    (r"effective tax rate", "effective tax rate"),
+    (r"inventory turnover|(sold|turned( over)?) (its |the )?inventor(y|ies)|inventory turns",
+     "inventory turnover"),
+    (r"fixed asset turnover", "fixed asset turnover"),
+    (r"(?<!fixed )asset turnover", "asset turnover"),
+    (r"return on (average )?assets|\broa\b", "return on assets"),
+    (r"return on (average )?(shareholders'? |stockholders'? )?equity|\broe\b",
+     "return on equity"),
+    (r"interest coverage|times interest earned", "interest coverage"),
+    (r"free cash flow|\bfcf\b", "free cash flow"),
+    (r"capital[- ]intensi(ty|ve)", "share:capital_expenditure/revenue"),
 )  # fmt: skip
 MARGIN = re.compile(
     r"\b(ebitda|net (?:profit|income|earnings)|operating (?:income|profit)?|gross(?: profit)?|"
-    r"d&a|depreciation and amortization)\b[^.?]{0,60}?\bmargin\b",
+    r"d&a|depreciation and amortization)\b[^.?]{0,60}?\bmargins?\b",
     re.IGNORECASE,
 )
-TURNOVER = re.compile(r"fixed asset turnover", re.IGNORECASE)
+SHARE = re.compile(
+    r"\bas an? (share|percentage|percent|%|proportion|fraction|ratio) of\b|\bto\b|\bover\b|"
+    r"\brelative to\b|\bdivided by\b|\bper\b",
+    re.IGNORECASE,
+)
 EBITDA_LESS_CAPEX = re.compile(r"ebitda (less|minus) (capex|capital expenditures?)", re.I)
 EBITDA = re.compile(r"\bebitda\b", re.IGNORECASE)
 AVERAGE = re.compile(r"\b(\d+|two|three|four|five)[- ]year average\b", re.IGNORECASE)
-YEAR = re.compile(r"\bFY\s?((?:19|20)\d{2})\b|\bfiscal (?:year )?((?:19|20)\d{2})\b", re.I)
+YEAR = re.compile(
+    r"\bFY\s?'?((?:19|20)\d{2})\b|\bfiscal (?:year )?((?:19|20)\d{2})\b|"
+    r"\b(?:in|for|of|during|as of|at the end of)\s+((?:19|20)\d{2})\b|"
+    r"\b((?:19|20)\d{2})\s+(?:and|vs\.?|versus|to)\b|\b(?:and|vs\.?|versus|to)\s+((?:19|20)\d{2})\b",
+    re.I,
+)
 SCALE = re.compile(
     r"\bUSD\s+(thousands?|millions?|billions?)\b|\bin\s+(thousands|millions|billions)\b", re.I
 )
 SCALES = {"thousand": 1e-3, "million": 1.0, "billion": 1e3}
-# A metric question asks for the value; "what drove the margin" or "did it grow" do not.
-ASKS_VALUE = re.compile(r"\b(what (is|was|are|were)|how much|calculate|compute)\b", re.I)
+ASKS_VALUE = re.compile(
+    r"\b(what (is|was|are|were)|what'?s|how much|how many|calculate|compute|roughly|is (the|its|their)|"
+    r"are (the|its|their)|has|have|did|does|do)\b|^\s*(is|are|was|were)\b",
+    re.I,
+)
+# "What drove the margin change", "why did it fall": explanations, searched and quoted instead.
+ASKS_WHY = re.compile(
+    r"\bwhat drove\b|\bwhy\b|\bexplain|\breasons?\b|\bdrivers?\b|"
+    r"\b(say|says|said|mention\w*|disclose\w*|describe\w*|discuss\w*)\b",
+    re.I,
+)
+QUARTER = re.compile(
+    r"\bQ([1-4])\s*(?:of\s*)?(?:FY\s*)?'?((?:19|20)\d{2})\b|"
+    r"\b((?:19|20)\d{2})\s*Q([1-4])\b|"
+    r"\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s*)?"
+    r"((?:19|20)\d{2})\b",
+    re.I,
+)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+COMPARE = re.compile(
+    r"improv|declin|increas|decreas|chang|grow|grew|rise|rose|\bfall|\bfell|drop|trend|"
+    r"compared? (to|with)|\bvs\.?\b|versus|consistent|fluctuat|year[- ]over[- ]year|yoy",
+    re.IGNORECASE,
+)
+JUDGE = re.compile(
+    r"\bhealthy\b|\bhealthier\b|\bgood\b|\bstrong\b|\bweak\b|reasonabl|\bsafe\b|"
+    r"\bsound\b|efficient|capital[- ]intensive",
+    re.I,
+)
 # Adjusted (non-GAAP) measures are not in the statements; "unadjusted" ones are.
 NON_GAAP = re.compile(r"(?<!un)adjusted|non[- ]gaap", re.IGNORECASE)
 
@@ -77,82 +129,78 @@ class MetricUnavailable(ValueError):
 
 
 @dataclass(frozen=True)
-class Figure:
-    """One canonical line for one year, as an input of a metric."""
-
-    statement: str
-    key: str
-    year: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.key.replace('_', ' ')} {self.year}"
-
-
-Values = Mapping[Figure, float]
-Formula = Callable[[Values], float]
-
-
-@dataclass(frozen=True)
-class Metric:
-    """A metric for one year: its inputs and how they combine."""
-
-    name: str
-    inputs: tuple[Figure, ...]
-    formula: Formula
-    kind: str  # "money", "%" or "ratio"
-
-
-@dataclass(frozen=True)
 class MetricRequest:
-    """What a request asks: a metric over one or more years, averaged, in a unit."""
+    """What a request asks: a metric over fiscal years (none: the latest period), averaged or
+    compared, in a unit."""
 
     name: str
     years: tuple[int, ...]
-    unit: str  # "USD millions", "USD billions", "%", "ratio"
-
-    def metrics(self) -> list[Metric]:
-        return [metric_for(self.name, year) for year in self.years]
+    unit: str  # "USD millions", "USD billions", "%", "ratio", "x"
+    average: bool = False
+    compare: bool = False
+    judge: bool = False
+    quarter: int | None = None  # the years are that quarter's ("Q2 of FY2023")
 
     @property
-    def figures(self) -> list[Figure]:
-        return list(dict.fromkeys(f for m in self.metrics() for f in m.inputs))
+    def title(self) -> str:
+        return display_name(self.name)
+
+    @property
+    def statements(self) -> set[str]:
+        return statements_of(self.name)
+
+    def metric(self, label: str) -> Metric:
+        return metric_for(self.name, label)
+
+    def labels(self, available: list[str] | None = None) -> list[str]:
+        """The periods to compute: the years asked for, else the latest (and, to compare, the
+        one a year before) among `available`."""
+        if self.years:
+            if self.quarter:
+                return [f"Q{self.quarter} {year}" for year in self.years]
+            return [f"FY{year}" for year in self.years]
+        ordered = sorted(available or [], key=period_order)
+        annual = [label for label in ordered if label.startswith("FY")]
+        quarters = [label for label in ordered if label.startswith("Q")]
+        chosen = annual or quarters or ordered
+        if not chosen:
+            return []
+        latest = chosen[0]
+        if not self.compare:
+            return [latest]
+        before = next((label for label in chosen[1:] if _year_before(label, latest)), None)
+        return [latest, before] if before else [latest]
 
 
-def _line(statement: str, key: str, year: int) -> Figure:
-    return Figure(statement, key, f"FY{year}")
+def _year_before(label: str, latest: str) -> bool:
+    a, b = re.findall(r"\d{4}", label), re.findall(r"\d{4}", latest)
+    same_kind = label.split(" ")[0][:2] == latest.split(" ")[0][:2]
+    return bool(a and b) and int(a[0]) == int(b[0]) - 1 and same_kind
 
 
-def metric_for(name: str, year: int) -> Metric:
-    """The inputs and formula of a named metric for one fiscal year."""
-    if name == "fixed asset turnover":
-        revenue, ppe, before = (
-            _line(IS, "revenue", year), _line(BS, "ppe_net", year), _line(BS, "ppe_net", year - 1),
-        )  # fmt: skip
-        return Metric(
-            name, (revenue, ppe, before), lambda v: v[revenue] / ((v[ppe] + v[before]) / 2), "ratio"
-        )
-    operating, da = (
-        _line(IS, "operating_income", year),
-        _line(CF, "depreciation_amortization", year),
+def metric_name(text: str) -> str | None:
+    """The metric a request names, derived metrics first; None when it names none."""
+    for pattern, name in NAMED_RATIOS:
+        if re.search(pattern, text, re.IGNORECASE):
+            return name
+    margin = MARGIN.search(text)
+    if margin:
+        return f"{_margin_base(margin.group(1))} margin"
+    if EBITDA_LESS_CAPEX.search(text):
+        return "ebitda less capex"
+    if EBITDA.search(text):
+        return "ebitda"
+    lowered = text.lower()
+    found = sorted(
+        (m.start(), m.end(), key)
+        for pattern, _, key in LINE_ITEMS
+        if (m := re.search(pattern, lowered))
     )
-    if name == "ebitda":
-        return Metric(name, (operating, da), lambda v: v[operating] + v[da], "money")
-    if name == "ebitda less capex":
-        capex = _line(CF, "capital_expenditure", year)
-        return Metric(
-            name, (operating, da, capex), lambda v: v[operating] + v[da] - v[capex], "money"
-        )
-    if name.endswith(" margin"):
-        base = metric_for(name.removesuffix(" margin"), year)
-        revenue = _line(IS, "revenue", year)
-        inputs = tuple(dict.fromkeys((*base.inputs, revenue)))
-        return Metric(name, inputs, lambda v: 100 * base.formula(v) / v[revenue], "%")
-    statement = next((s for _, s, key in LINE_ITEMS if key == name), None)
-    if statement is None:
-        raise KeyError(name)
-    line = _line(statement, name, year)
-    return Metric(name, (line,), lambda v: v[line], "money")
+    if len(found) >= 2:
+        (_, end, first), (start, _, second) = found[0], found[1]
+        if first != second and SHARE.fullmatch(lowered[end:start].strip()):
+            return f"share:{first}/{second}"
+    return found[0][2] if found else None
 
 
 def _margin_base(phrase: str) -> str:
@@ -168,52 +216,74 @@ def _margin_base(phrase: str) -> str:
     return "depreciation_amortization"
 
 
-def metric_name(text: str) -> str | None:
-    """The metric a request names, derived metrics first; None when it names none."""
-    if TURNOVER.search(text):
-        return "fixed asset turnover"
-    margin = MARGIN.search(text)
-    if margin:
-        return f"{_margin_base(margin.group(1))} margin"
-    if EBITDA_LESS_CAPEX.search(text):
-        return "ebitda less capex"
-    if EBITDA.search(text):
-        return "ebitda"
-    lowered = text.lower()
-    found = [
-        (m.start(), key) for pattern, _, key in LINE_ITEMS if (m := re.search(pattern, lowered))
-    ]
-    return min(found)[1] if found else None
-
-
 def read_metric(text: str) -> MetricRequest | None:
-    """The metric question in a request, or None (no metric named, or no fiscal year)."""
-    if not ASKS_VALUE.search(text) or NON_GAAP.search(text):
+    """The metric question in a request, or None (no metric named, or it asks why)."""
+    if not ASKS_VALUE.search(text) or ASKS_WHY.search(text) or NON_GAAP.search(text):
         return None
     name = metric_name(text)
-    years = sorted({int(a or b) for a, b in YEAR.findall(text)})
-    if name is None or not years:
+    if name is None:
         return None
-    averaged = AVERAGE.search(text)
-    chosen = tuple(range(years[0], years[-1] + 1)) if averaged else (years[-1],)
-    kind = metric_for(name, chosen[-1]).kind
-    if kind != "money":
-        return MetricRequest(name, chosen, kind)
-    scale = SCALE.search(text)
-    word = (scale.group(1) or scale.group(2)).lower().rstrip("s") if scale else "million"
-    return MetricRequest(name, chosen, f"USD {word}s")
+    quarters = _quarters(text)
+    quarter = quarters[0][0] if quarters and len({q for q, _ in quarters}) == 1 else None
+    if quarter is not None:
+        years = sorted({year for _, year in quarters})
+    else:
+        years = sorted({int(next(g for g in groups if g)) for groups in YEAR.findall(text)})
+    averaged = AVERAGE.search(text) is not None and len(years) >= 2
+    compare = not averaged and COMPARE.search(text) is not None
+    if averaged:
+        chosen: tuple[int, ...] = tuple(range(years[0], years[-1] + 1))
+    elif compare and years:
+        chosen = (years[-1], years[0]) if len(years) >= 2 else (years[-1], years[-1] - 1)
+    else:
+        chosen = (years[-1],) if years else ()
+    kind = metric_for(name, "FY2000").kind
+    judge = JUDGE.search(text) is not None
+    unit = kind
+    if kind == "money":
+        scale = SCALE.search(text)
+        word = (scale.group(1) or scale.group(2)).lower().rstrip("s") if scale else "million"
+        unit = f"USD {word}s"
+    return MetricRequest(name, chosen, unit, averaged, compare, judge, quarter)
 
 
-def compute(request: MetricRequest, values: Values) -> float:
-    """The metric's value in the request's unit (the mean over its years when averaged)."""
-    missing = [f.label for f in request.figures if f not in values]
+def _quarters(text: str) -> list[tuple[int, int]]:
+    """(quarter, fiscal year) of every quarter the text names: "Q2 of FY2023", "2023 Q1",
+    "the second quarter of fiscal 2022"."""
+    out = []
+    for m in QUARTER.finditer(text):
+        if m.group(1):
+            out.append((int(m.group(1)), int(m.group(2))))
+        elif m.group(3):
+            out.append((int(m.group(4)), int(m.group(3))))
+        else:
+            out.append((_ORDINAL[m.group(5).lower()], int(m.group(6))))
+    return out
+
+
+def compute_one(request: MetricRequest, label: str, values: Values) -> float:
+    """The metric for one period, in the request's unit."""
+    metric = request.metric(label)
+    missing = [f.label for f in metric.inputs if f not in values]
     if missing:
         raise MetricUnavailable(f"the statements have no {', '.join(missing)}")
-    results = [metric.formula(values) for metric in request.metrics()]
-    value = sum(results) / len(results)
+    try:
+        value = metric.formula(values)
+    except ZeroDivisionError:
+        raise MetricUnavailable(f"{request.title} {label} divides by zero") from None
     if request.unit.startswith("USD "):
         value /= SCALES[request.unit.split()[1].rstrip("s")]
     return value
+
+
+def compute(request: MetricRequest, values: Values, labels: list[str] | None = None) -> float:
+    """The metric's value in the request's unit: the mean over its periods when averaged, else
+    the first (latest) period's."""
+    chosen = labels or request.labels()
+    if not chosen:
+        raise MetricUnavailable("no period to compute it for")
+    results = [compute_one(request, label, values) for label in chosen]
+    return sum(results) / len(results) if request.average else results[0]
 
 
 def statement_values(found: Mapping[str, Any], figures: list[Figure]) -> dict[Figure, float]:

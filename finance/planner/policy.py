@@ -125,7 +125,7 @@ class ResearchPlanner:
                     )
                 )
             if intent.metric is not None and d.get("fiscal_years"):
-                for statement in sorted({f.statement for f in intent.metric.figures}):
+                for statement in sorted(intent.metric.statements):
                     out.append(
                         (
                             f"statements-{pk}-{statement}",
@@ -175,11 +175,8 @@ class ResearchPlanner:
             plan["ticker"] = intent.ticker
         if price_file is not None:
             plan["price_document_id"] = price_file["id"]
-        elif intent.prices and not intent.ticker:
-            plan["notes"].append(
-                "price history needs a ticker or a CSV of prices: name the ticker, e.g. 'stock "
-                "volatility of ticker NFLX', or upload the prices as CSV"
-            )
+        # With no ticker named, the note takes the filing's own (from its cover); when it has
+        # none either, the note says so, once.
         out.append(("note", "write_note", plan, "Writing the research note."))
         return out
 

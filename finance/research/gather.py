@@ -148,7 +148,10 @@ def price_view(ticker: str, years: tuple[int, int] | None) -> PriceView | str:
     from finance.providers.configured import yahoo_finance
 
     if not ticker:
-        return "price history needs a ticker: name it, e.g. 'prices for ticker NFLX'"
+        return (
+            "price history needs a ticker or a CSV of prices: name the ticker, e.g. 'stock "
+            "volatility of ticker NFLX', or upload the prices as CSV"
+        )
     start = dt.date(years[0], 1, 1) if years else None
     end = dt.date(min(years[1], 9998) + 1, 1, 1) if years else None  # yfinance: end exclusive
     try:

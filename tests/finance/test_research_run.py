@@ -301,3 +301,42 @@ def test_an_uploaded_csv_of_prices_feeds_the_market_section(
     assert source["label"] == "Adj Close column of calm-prices.csv"
     # The filing is still analysed; the data file is not mistaken for one.
     assert note.title == "Research note: Netflix, Inc."
+
+
+def test_a_price_request_without_a_ticker_states_the_limit_once(workspace, finish_run):
+    run = finish_run(run_create(workspace=workspace, prompt="Show me the stock volatility"))
+    assert run.status == "succeeded"
+    lines = [line for line in run.message.splitlines() if "price history" in line.lower()]
+    assert len(lines) <= 1, run.message
+    assert "annualised volatility" in run.message or lines, run.message
+
+
+def test_a_ratio_question_is_answered_with_its_formula_inputs_and_pages(workspace, finish_run):
+    run = finish_run(
+        run_create(
+            workspace=workspace,
+            prompt="Has Netflix's current ratio improved between FY2016 and FY2017? Is it healthy?",
+        )
+    )
+    assert run.status == "succeeded", run.message
+    answers = run.result["result"]["answers"]
+    assert [a["period"] for a in answers] == ["FY2017", "FY2016"]
+    latest = answers[0]
+    assert latest["formula"] == "total current assets / total current liabilities"
+    inputs = {i["label"]: i["value"] for i in latest["inputs"]}
+    assert latest["value"] == pytest.approx(
+        inputs["total current assets FY2017"] / inputs["total current liabilities FY2017"]
+    )
+    lead = run.message.splitlines()[0]
+    assert "current ratio FY2017 = " in lead and "current ratio FY2016 = " in lead
+    assert ("so up" in lead) or ("so down" in lead)
+    assert "does not judge it" in run.message
+
+
+def test_a_capex_share_question_is_not_answered_with_the_capex_amount(workspace, finish_run):
+    run = finish_run(
+        run_create(workspace=workspace, prompt="What is the FY2017 capex as a share of revenue?")
+    )
+    (answer,) = run.result["result"]["answers"]
+    assert answer["unit"] == "%" and 0 < answer["value"] < 100
+    assert answer["label"] == "capital expenditure as a share of revenue FY2017"

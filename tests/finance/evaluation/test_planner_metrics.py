@@ -41,11 +41,58 @@ def test_metric_questions_are_read(text, name, years, unit):
     [
         "What drove gross margin change as of FY2022?",  # asks why, not for the value
         "What was the Adjusted Non GAAP EBITDA for FY 2023",  # not in the statements
-        "What is the capital expenditure?",  # no fiscal year
+        "What does the filing say about revenue?",  # a passage, not a figure
+        "Is it a healthy company?",  # names no metric
     ],
 )
 def test_questions_that_are_not_metric_questions(text):
     assert read_metric(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "years", "compare", "judge"),
+    [
+        ("What is the capital expenditure?", "capital_expenditure", (), False, False),
+        ("What is the FY2021 capex as a share of revenue?",
+         "share:capital_expenditure/revenue", (2021,), False, False),
+        ("Is the quick ratio healthy?", "quick ratio", (), False, True),
+        ("Has AMCOR's quick ratio improved or declined between FY2023 and FY2022?",
+         "quick ratio", (2023, 2022), True, False),
+        ("How much has the effective tax rate changed between FY2021 and FY2022?",
+         "effective tax rate", (2022, 2021), True, False),
+        ("Roughly how many times has JnJ sold its inventory in FY2022?",
+         "inventory turnover", (2022,), False, False),
+        ("Is 3M a capital-intensive business based on FY2022 data?",
+         "share:capital_expenditure/revenue", (2022,), False, True),
+        ("what was the operating margin in 2022", "operating_income margin", (2022,), False,
+         False),
+        ("whats the ROE for fiscal 2023", "return on equity", (2023,), False, False),
+        ("Are the gross margins historically consistent?", "gross_profit margin", (), True,
+         False),
+    ],
+)  # fmt: skip
+def test_metric_questions_as_analysts_ask_them(text, name, years, compare, judge):
+    request = read_metric(text)
+    assert request is not None, text
+    assert (request.name, request.years, request.compare, request.judge) == (
+        name, years, compare, judge,
+    )  # fmt: skip
+
+
+def test_a_quarter_named_in_the_question_is_that_quarter_of_each_year():
+    request = read_metric(
+        "Did JnJ's net earnings as a percent of sales increase in Q2 of FY2023 compared to Q2 "
+        "of FY2022?"
+    )
+    assert request is not None and request.name == "share:net_income/revenue"
+    assert request.labels() == ["Q2 2023", "Q2 2022"] and request.unit == "%"
+
+
+def test_without_a_year_the_latest_period_is_computed():
+    request = read_metric("Is the quick ratio healthy?")
+    assert request is not None
+    assert request.labels(["FY2021", "FY2022", "Q2 2023"]) == ["FY2022"]
+    assert request.labels(["Q2 2023", "6M 2023", "Q2 2022"]) == ["Q2 2023"]
 
 
 def test_metrics_are_computed_from_statement_lines():
