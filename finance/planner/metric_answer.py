@@ -65,7 +65,7 @@ def _answers(
         figures = [f for label in labels for f in request.metric(label).inputs]
         values = statement_values(found, figures)
         value = compute(request, values, labels)
-        title = f"{request.title} {labels[0]}–{labels[-1]} average"
+        title = f"{request.title} {labels[0]} to {labels[-1]} average"
         return [_answer(request, question, document, found, labels, value, title, figures)]
     out: list[dict[str, Any]] = []
     for label in labels:
@@ -109,7 +109,7 @@ def _answer(
         "document_id": document["id"],
         "page": inputs[0]["page"],
         "label": title,
-        "period": labels[0] if len(labels) == 1 else f"{labels[0]}–{labels[-1]}",
+        "period": labels[0] if len(labels) == 1 else f"{labels[0]} to {labels[-1]}",
         "formula": request.metric(labels[0]).reads,
     }
     unverified = _unverified(document, figures)

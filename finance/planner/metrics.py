@@ -84,7 +84,8 @@ AVERAGE = re.compile(r"\b(\d+|two|three|four|five)[- ]year average\b", re.IGNORE
 YEAR = re.compile(
     r"\bFY\s?'?((?:19|20)\d{2})\b|\bfiscal (?:year )?((?:19|20)\d{2})\b|"
     r"\b(?:in|for|of|during|as of|at the end of)\s+((?:19|20)\d{2})\b|"
-    r"\b((?:19|20)\d{2})\s+(?:and|vs\.?|versus|to)\b|\b(?:and|vs\.?|versus|to)\s+((?:19|20)\d{2})\b",
+    r"\b((?:19|20)\d{2})\s+(?:and|vs\.?|versus|to)\b|"
+    r"\b(?:and|vs\.?|versus|to)\s+((?:19|20)\d{2})\b",
     re.I,
 )
 SCALE = re.compile(
@@ -92,8 +93,8 @@ SCALE = re.compile(
 )
 SCALES = {"thousand": 1e-3, "million": 1.0, "billion": 1e3}
 ASKS_VALUE = re.compile(
-    r"\b(what (is|was|are|were)|what'?s|how much|how many|calculate|compute|roughly|is (the|its|their)|"
-    r"are (the|its|their)|has|have|did|does|do)\b|^\s*(is|are|was|were)\b",
+    r"\b(what (is|was|are|were)|what'?s|how much|how many|calculate|compute|roughly|"
+    r"is (the|its|their)|are (the|its|their)|has|have|did|does|do)\b|^\s*(is|are|was|were)\b",
     re.I,
 )
 # "What drove the margin change", "why did it fall": explanations, searched and quoted instead.
