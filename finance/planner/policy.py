@@ -33,7 +33,7 @@ from agents.runtime import (
 )
 from finance.documents.matching import match_documents
 from finance.documents.profile import DocumentProfile
-from finance.planner.intent import Intent, read_intent
+from finance.planner.intent import DEFAULT_QUESTIONS, Intent, read_intent
 from finance.planner.metric_answer import metric_answer
 
 HELP = (
@@ -232,7 +232,17 @@ def _passages(results: dict[str, str], documents: list[dict[str, Any]], intent: 
             if len(snippet) > 280:
                 snippet = snippet[:277].rstrip() + "…"
             lines.append(f"- {question} ({d['name']} {best.get('page_label', '')}): “{snippet}”")
-    return ("From the filing:\n" + "\n".join(lines)) if lines else ""
+    if not lines:
+        return ""
+    asked = [q for q in intent.questions if q not in DEFAULT_QUESTIONS]
+    plain = (
+        "\nThese are the passages that bear on your question, with their pages; the offline "
+        "planner quotes them and computes from the statements, it does not write an answer from "
+        "them (a model server does)."
+        if asked and intent.metric is None
+        else ""
+    )
+    return "From the filing:\n" + "\n".join(lines) + plain
 
 
 def _summary(note: dict[str, Any], intent: Intent) -> str:

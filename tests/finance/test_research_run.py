@@ -269,6 +269,14 @@ def test_a_question_about_the_filing_is_answered_with_pages(workspace, finish_ru
     quoted = run.message.split("From the filing:\n", 1)[1]
     assert quoted.startswith("- competition (NETFLIX_2017_10K.pdf p. ")
     assert "compet" in quoted.lower()
+    assert "does not write an answer from them (a model server does)" in quoted
+
+
+def test_a_metric_question_is_not_told_it_was_only_quoted(workspace, finish_run):
+    run = finish_run(run_create(workspace=workspace, prompt="What was the FY2017 net income?"))
+    assert run.status == "succeeded", run.message
+    assert "net income FY2017 = " in run.message
+    assert "does not write an answer" not in run.message
 
 
 def test_an_uploaded_csv_of_prices_feeds_the_market_section(
