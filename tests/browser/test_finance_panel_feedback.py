@@ -29,7 +29,8 @@ def test_a_known_file_uploaded_again_is_ready_without_a_reload(page, tmp_path):
     page.wait_for_url(re.compile(r"/workspaces/\d+/$"))
     assert page.locator(".fin-doc").count() == 0
     page.set_input_files("#fin-file", str(prices))
-    page.locator(".fin-doc[data-status=ready]").wait_for(timeout=8_000)
+    # Without a reload (before the fix it stayed "Queued" for good); the margin is for a busy CI.
+    page.locator(".fin-doc[data-status=ready]").wait_for(timeout=20_000)
 
     assert "prices.csv" in page.inner_text(".fin-doc[data-status=ready]")
     assert "data file" in page.inner_text(".fin-doc[data-status=ready]")
