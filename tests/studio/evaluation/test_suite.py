@@ -52,8 +52,7 @@ def test_every_task_checks_its_result_and_has_tags(suite):
 
 def test_known_failures_say_why_and_are_not_in_the_quick_subset(suite):
     known = [task for task in suite.tasks if task.known_failure]
-    assert known
-    assert all(len(task.known_failure) > 20 for task in known)
+    assert all(len(task.known_failure) > 20 for task in known)  # none today; each says why
     quick = suite.select(quick=True)
     assert 10 <= len(quick) <= 30  # the CI subset stays well under its two minutes
     assert not [task.id for task in quick if task.known_failure]
