@@ -224,6 +224,9 @@ AGENT_SLICE_UNITS = int(env_str("AGENT_SLICE_UNITS", "32"))
 AGENT_SLICE_SECONDS = env_float("AGENT_SLICE_SECONDS", 5.0)
 AGENT_LEASE_SECONDS = env_float("AGENT_LEASE_SECONDS", 30.0)
 AGENT_SWEEP_SECONDS = env_float("AGENT_SWEEP_SECONDS", 10.0)
+# A run nobody holds is re-enqueued only this long after its last enqueue (a lost message, not a
+# busy queue); a run whose lease expired is re-enqueued at the next sweep.
+AGENT_REQUEUE_SECONDS = env_float("AGENT_REQUEUE_SECONDS", 300.0)
 AGENT_PLUGINS = env_list("AGENT_PLUGINS")
 
 # --- model server (OpenAI-compatible); without MODEL_BASE_URL the offline planner is used ---------

@@ -4,12 +4,22 @@ A slice holds the run's lease (so no two workers advance it), runs a few units, 
 one commits the unit's events, artifacts and the runtime state in one transaction, fenced by the
 lease. A slice killed at any point leaves the last committed unit as the truth: the next slice
 resumes from it, so every event is recorded exactly once.
+
+**The lease** belongs to one execution, not to a task: each `run_advance` call takes it under a
+token of its own (`<owner>#<random>`), so a redelivered copy of the same Celery task, which has
+the same task id, cannot hold it beside the original. While a slice runs, a heartbeat thread
+renews the lease every third of `AGENT_LEASE_SECONDS`, so a unit that waits long for a model or
+a provider keeps it; the moment a renewal finds the lease gone (it expired and another execution
+took it), the slice stops at the next check (the agent's cancellation hook) and every write is
+fenced by the token, so nothing of the lost execution is recorded.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -17,7 +27,7 @@ from typing import Any, Literal
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import get_valid_filename
@@ -49,9 +59,14 @@ def _lease_deadline() -> datetime:
     return timezone.now() + timedelta(seconds=settings.AGENT_LEASE_SECONDS)
 
 
+def execution_token(owner: str) -> str:
+    """A lease token of one execution: the owner (a task id) and a random part."""
+    return f"{owner}#{uuid.uuid4().hex[:12]}"
+
+
 def lease_acquire(*, run_id: int, owner: str) -> bool:
-    """Take the run's lease if it is free, expired, or already ours (a retried task)."""
-    free = Q(lease_owner="") | Q(lease_expires_at__lt=timezone.now()) | Q(lease_owner=owner)
+    """Take the run's lease for `owner` (an execution's token) if it is free or expired."""
+    free = Q(lease_owner="") | Q(lease_expires_at__lt=timezone.now())
     taken = (
         Run.objects.filter(pk=run_id, status__in=Run.ACTIVE)
         .filter(free)
@@ -64,7 +79,46 @@ def lease_release(*, run_id: int, owner: str) -> None:
     Run.objects.filter(pk=run_id, lease_owner=owner).update(lease_owner="", lease_expires_at=None)
 
 
-def build_agent(run: Run, log: UnitLog) -> Agent:
+class LeaseHeartbeat:
+    """Renews a held lease every third of its length on a thread of its own; `lost` is set when
+    a renewal finds the lease taken (the slice must then stop)."""
+
+    def __init__(self, run_id: int, token: str, interval: float | None = None) -> None:
+        self.run_id, self.token = run_id, token
+        self.interval = interval or settings.AGENT_LEASE_SECONDS / 3.0
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._beat, name=f"lease-heartbeat-{run_id}", daemon=True
+        )
+
+    def __enter__(self) -> LeaseHeartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _beat(self) -> None:
+        try:
+            while not self._stop.wait(self.interval):
+                try:
+                    renewed = Run.objects.filter(pk=self.run_id, lease_owner=self.token).update(
+                        lease_expires_at=_lease_deadline()
+                    )
+                except DatabaseError:
+                    logger.warning("run %s: lease renewal failed; retrying", self.run_id)
+                    continue
+                if not renewed:
+                    logger.warning("run %s: lease lost by %s", self.run_id, self.token)
+                    self.lost.set()
+                    return
+        finally:
+            connection.close()  # this thread's own connection
+
+
+def build_agent(run: Run, log: UnitLog, lease_lost: threading.Event | None = None) -> Agent:
     planner = run.options.get("planner", "offline")
     policy: Policy
     if planner == MODEL_PLANNER:
@@ -82,7 +136,8 @@ def build_agent(run: Run, log: UnitLog) -> Agent:
         sink=log,
         artifacts=log,
         budget=Budget.from_dict(run.budget),
-        cancelled=lambda: run_is_cancel_requested(run.pk),
+        cancelled=lambda: (lease_lost is not None and lease_lost.is_set())
+        or run_is_cancel_requested(run.pk),
         options={**run.options, "run_id": run.pk, "workspace_id": run.workspace_id},
     )
 
@@ -144,12 +199,28 @@ def run_advance(
     """Advance one slice of a run; transient database errors propagate so the task retries."""
     max_units = max_units or settings.AGENT_SLICE_UNITS
     max_seconds = max_seconds or settings.AGENT_SLICE_SECONDS
-    if not lease_acquire(run_id=run_id, owner=owner):
+    token = execution_token(owner)
+    if not lease_acquire(run_id=run_id, owner=token):
         return SliceResult("busy")
+    with LeaseHeartbeat(run_id, token) as heartbeat:
+        try:
+            return _advance(run_id, token, max_units, max_seconds, heartbeat)
+        except DatabaseError:
+            # A transient error: give the lease back so the retried task resumes at once.
+            try:
+                lease_release(run_id=run_id, owner=token)
+            except DatabaseError:
+                logger.warning("run %s: could not release the lease after an error", run_id)
+            raise
+
+
+def _advance(
+    run_id: int, owner: str, max_units: int, max_seconds: float, heartbeat: LeaseHeartbeat
+) -> SliceResult:
     run = Run.objects.select_related("workspace").get(pk=run_id)
     log = UnitLog(run_id)
     try:
-        agent = build_agent(run, log)
+        agent = build_agent(run, log, heartbeat.lost)
         state = RunState.from_dict(run.state) if run.state else run_start_state(run)
     except LookupError as error:  # the planner or kind vanished from this deployment
         _fail(run_id=run_id, owner=owner, log=log, message=str(error))
@@ -162,6 +233,8 @@ def run_advance(
         while True:
             outcome = agent.step(state)
             units += 1
+            if heartbeat.lost.is_set():
+                raise LeaseLost(run_id)
             _checkpoint(run_id=run_id, owner=owner, state=state, log=log, outcome=outcome)
             if outcome is not None:
                 return SliceResult("finished", units)
@@ -247,6 +320,10 @@ def _fail(*, run_id: int, owner: str, log: UnitLog, message: str) -> None:
 
 def run_fail_internal(*, run_id: int, owner: str, error: BaseException) -> None:
     """End a run whose slice hit a bug, so it fails visibly instead of retrying forever."""
+    owner = execution_token(owner)
+    Run.objects.filter(pk=run_id, lease_owner__startswith=f"{owner.split('#')[0]}#").update(
+        lease_owner="", lease_expires_at=None
+    )  # the failed execution's own lease: give it up first
     if lease_acquire(run_id=run_id, owner=owner):
         message = f"internal error: {type(error).__name__}: {error}"
         _fail(run_id=run_id, owner=owner, log=UnitLog(run_id), message=message)

@@ -34,6 +34,11 @@
         if (request !== listRequests) return; // a later refresh is on its way
         list.innerHTML = html;
         remember();
+        // The list may learn that the uploaded file is done before any event says so.
+        if (watched && known[watched] && known[watched] !== "processing") {
+          uploadState.textContent = known[watched];
+          ingestMessage.textContent = "";
+        }
       })
       .catch(function () {});
   }

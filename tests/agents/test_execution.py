@@ -110,7 +110,8 @@ def test_a_second_worker_cannot_take_a_held_lease(make_run):
     run.refresh_from_db()
     assert run.lease_owner == "worker-a"
     assert run.status == Run.Status.QUEUED and events_of(run) == []
-    assert lease_acquire(run_id=run.pk, owner="worker-a"), "a retried task keeps its own lease"
+    # A redelivered copy of the same task (same task id) does not share the lease either.
+    assert run_advance(run_id=run.pk, owner="worker-a").status == "busy"
 
 
 def test_an_expired_lease_is_taken_over(make_run, finish_run):
@@ -130,8 +131,8 @@ def test_a_worker_that_lost_its_lease_mid_slice_writes_nothing(make_run, monkeyp
     run = make_run()
     original_build_agent = execution.build_agent
 
-    def build_agent_losing_lease_on_second_unit(run_row, log):
-        agent = original_build_agent(run_row, log)
+    def build_agent_losing_lease_on_second_unit(run_row, log, lease_lost=None):
+        agent = original_build_agent(run_row, log, lease_lost)
         step, calls = agent.step, []
 
         def step_then_lose_lease(state):
@@ -155,7 +156,8 @@ def test_a_worker_that_lost_its_lease_mid_slice_writes_nothing(make_run, monkeyp
     assert run.lease_owner == "worker-b"
 
     monkeypatch.undo()
-    assert run_advance(run_id=run.pk, owner="worker-b").status == "finished"
+    expire_lease(run, owner="worker-b")  # worker-b's execution went away in its turn
+    assert run_advance(run_id=run.pk, owner="worker-c").status == "finished"
     run.refresh_from_db()
     assert run.status == Run.Status.SUCCEEDED and "1024" in run.message
     assert seqs_of(run) == list(range(1, run.last_seq + 1))
@@ -252,7 +254,7 @@ def test_the_sweeper_rescues_a_run_whose_worker_died(make_run, django_capture_on
     Run.objects.filter(pk=done.pk).update(status=Run.Status.SUCCEEDED, enqueued_at=long_ago)
 
     with django_capture_on_commit_callbacks(execute=True):
-        rescued = runs_rescue_stalled()
+        rescued = runs_rescue_stalled(exclusive=False)
 
     assert rescued == [stalled.pk]
     stalled.refresh_from_db()
@@ -305,3 +307,29 @@ def test_progress_reaches_the_log_while_the_tool_is_still_running(workspace):
     status = Event.objects.get(run=run, type="run.status")
     assert status.payload["progress"] == 0.5 and status.payload["message"] == "half way"
     assert seqs_of(run) == list(range(1, Run.objects.get(pk=run.pk).last_seq + 1))
+
+
+def test_a_run_waiting_in_a_busy_queue_is_not_enqueued_twice(make_run, settings):
+    settings.AGENT_REQUEUE_SECONDS = 300
+    waiting = make_run(ONE_SUM)  # between slices or queued: nobody holds it, enqueued a minute ago
+    Run.objects.filter(pk=waiting.pk).update(
+        status=Run.Status.RUNNING, enqueued_at=timezone.now() - timedelta(minutes=1)
+    )
+    lost = make_run(ONE_SUM)  # its message was lost: enqueued long ago, never picked up
+    Run.objects.filter(pk=lost.pk).update(enqueued_at=timezone.now() - timedelta(minutes=10))
+
+    assert runs_rescue_stalled(exclusive=False) == [lost.pk]
+
+
+def test_one_sweeper_works_at_a_time(make_run):
+    from django.core.cache import cache
+
+    from agents.services.sweeper import SWEEP_LOCK
+
+    cache.delete(SWEEP_LOCK)
+    stalled = make_run(ONE_SUM)
+    expire_lease(stalled)
+
+    assert runs_rescue_stalled() == [stalled.pk]
+    assert runs_rescue_stalled() == [], "a second worker's sweeper skips its pass"
+    cache.delete(SWEEP_LOCK)
