@@ -136,8 +136,9 @@ def build_agent(run: Run, log: UnitLog, lease_lost: threading.Event | None = Non
         sink=log,
         artifacts=log,
         budget=Budget.from_dict(run.budget),
-        cancelled=lambda: (lease_lost is not None and lease_lost.is_set())
-        or run_is_cancel_requested(run.pk),
+        cancelled=lambda: (
+            (lease_lost is not None and lease_lost.is_set()) or run_is_cancel_requested(run.pk)
+        ),
         options={**run.options, "run_id": run.pk, "workspace_id": run.workspace_id},
     )
 
