@@ -2,7 +2,8 @@
 
 Delivery never depends on the channel layer: pushed events are only a fast path. Each event is
 sent once, in seq order; a pushed event that skips ahead makes the consumer read the gap from the
-event log, and a periodic tail of the log catches anything the layer dropped.
+event log, and a periodic tail of the log catches anything the layer dropped. Once the run's last
+event (`run.finished` or `run.failed`) is sent, the tail stops: an ended run writes nothing more.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from agents.consumer_base import (
     GroupTailConsumer,
 )
 from agents.models import Run
+from agents.runtime import events as event_types
 from agents.services.publishing import run_group
+
+ENDING = frozenset({event_types.RUN_FINISHED, event_types.RUN_FAILED})
 
 __all__ = ["CLOSE_BAD_REQUEST", "CLOSE_NOT_FOUND", "CLOSE_UNAUTHENTICATED", "RunEventsConsumer"]
 
@@ -45,12 +49,14 @@ class RunEventsConsumer(GroupTailConsumer):
             await self.refuse(CLOSE_BAD_REQUEST, "after must be a non-negative integer")
             return
         self.last_seq = after
+        self.ended = False
         self.lock = asyncio.Lock()
         self.group = run_group(self.run_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.catch_up()
-        self.tail = asyncio.create_task(self.tail_log())
+        if not self.ended:
+            self.tail = asyncio.create_task(self.tail_log())
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every handler, on one thread shared
@@ -83,7 +89,7 @@ class RunEventsConsumer(GroupTailConsumer):
             await self._send_from_log()
 
     async def tail_log(self) -> None:
-        while True:
+        while not self.ended:
             await asyncio.sleep(settings.EVENTS_POLL_SECONDS)
             await self.catch_up()
 
@@ -100,6 +106,8 @@ class RunEventsConsumer(GroupTailConsumer):
     async def _send_event(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "event", "event": event})
         self.last_seq = int(event["seq"])
+        if event.get("type") in ENDING:
+            self.ended = True
 
 
 @database_sync_to_async

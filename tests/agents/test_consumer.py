@@ -8,6 +8,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
 from agents.consumers import CLOSE_BAD_REQUEST, CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED
 from agents.models import Event
@@ -125,6 +126,23 @@ async def test_a_token_replays_all_events_of_a_finished_run_in_order(finished_ru
     assert messages[-1]["event"]["type"] == "run.finished"
     assert all(m["event"]["run_id"] == finished_run.pk for m in messages)
     assert await communicator.receive_nothing(timeout=0.5)
+    await communicator.disconnect()
+
+
+async def test_the_socket_stops_reading_the_log_once_the_run_has_ended(finished_run, alice_api):
+    communicator = await connect(finished_run.pk, bearer(alice_api))
+    seqs = await receive_seqs(communicator, through=finished_run.last_seq)
+    assert seqs == list(range(1, finished_run.last_seq + 1))
+
+    # Were the socket still polling, a row written now would reach it within a poll or two.
+    await database_sync_to_async(Event.objects.create)(
+        run_id=finished_run.pk,
+        seq=finished_run.last_seq + 1,
+        type="model.delta",
+        ts=timezone.now(),
+        payload={},
+    )
+    assert await communicator.receive_nothing(timeout=4 * settings.EVENTS_POLL_SECONDS + 0.3)
     await communicator.disconnect()
 
 
