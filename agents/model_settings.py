@@ -25,6 +25,7 @@ def model_config(workspace: Workspace | None = None) -> ModelConfig | None:
         read_timeout=settings.MODEL_READ_TIMEOUT,
         max_retries=settings.MODEL_MAX_RETRIES,
         tool_mode=mode,
+        max_completion_tokens=settings.MODEL_MAX_TOKENS,
     )
 
 

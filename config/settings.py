@@ -237,6 +237,8 @@ MODEL_TOOL_MODE = env_str("MODEL_TOOL_MODE", "native")  # or "prompt" for server
 MODEL_CONNECT_TIMEOUT = env_float("MODEL_CONNECT_TIMEOUT", 5.0)
 MODEL_READ_TIMEOUT = env_float("MODEL_READ_TIMEOUT", 120.0)
 MODEL_MAX_RETRIES = int(env_str("MODEL_MAX_RETRIES", "5"))
+# Tokens a model reply may use; a reply cut at this limit ends the run failed, saying so.
+MODEL_MAX_TOKENS = int(env_str("MODEL_MAX_TOKENS", "2048"))
 
 LOGGING = {
     "version": 1,

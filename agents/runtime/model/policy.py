@@ -11,6 +11,7 @@ import itertools
 import json
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
@@ -89,7 +90,10 @@ class ModelPolicy:
             lambda: self._stream(body, context), on_status=context.on_status
         )
         metrics["retries"] = self.last_retries
-        return self._decision(reply, metrics, context)
+        decision = self._decision(reply, metrics, context)
+        if reply.finish_reason == "length":
+            return _truncated(decision, body.get("max_tokens"))
+        return decision
 
     def request_body(self, context: PolicyInput) -> dict[str, Any]:
         """The exact request sent for this step (public so prefix stability can be tested)."""
@@ -360,3 +364,18 @@ def _failure(error: BaseException, attempt: int) -> str:
         # an error event inside a stream: the server was reached and said what went wrong
         return f"model server sent an error after {attempt} attempt(s): {error.message}"
     return f"model server unreachable after {attempt} attempt(s): {describe(error)}: {error}"
+
+
+def _truncated(decision: Decision, max_tokens: Any) -> Decision:
+    """A reply cut at the token limit (`finish_reason=length`) is never taken as done: its tool
+    calls may be cut mid-argument and its answer mid-sentence. The run ends failed, saying so,
+    with whatever text came."""
+    limit = f" ({max_tokens} tokens)" if max_tokens else ""
+    said = decision.message.strip()
+    message = (
+        f"The model's reply was cut off at its token limit{limit}, so it is incomplete"
+        + (" and its tool calls were not run" if decision.tool_calls else "")
+        + ". Raise MODEL_MAX_TOKENS or ask for less."
+        + (f"\n\nWhat it wrote before the cut:\n{said}" if said else "")
+    )
+    return replace(decision, message=message, tool_calls=(), status="failed", reason="truncated")

@@ -278,3 +278,26 @@ def test_a_server_without_a_usage_chunk_still_works(fake_openai, make_policy):
     assert outcome.status == "succeeded" and outcome.result == "counted"
     metrics = of_type(sink, events.MODEL_MESSAGE)[-1]["metrics"]
     assert "prompt_tokens" not in metrics and metrics["completion_tokens"] >= 1
+
+
+def test_an_answer_cut_at_the_token_limit_is_not_a_success(fake_openai, make_policy):
+    fake_openai.script(Reply.say("The sum is 39 and the other one", finish_reason="length"))
+
+    outcome, _, _, _ = run(None, policy=make_policy())
+
+    assert outcome.status == "failed" and outcome.reason == "truncated"
+    assert "cut off at its token limit" in outcome.message
+    assert "The sum is 39 and the other one" in outcome.message
+
+
+def test_tool_calls_cut_at_the_token_limit_are_not_run(fake_openai, make_policy):
+    fake_openai.script(
+        Reply.call("calculate", {"expression": "17 * 23"}, finish_reason="length"),
+        Reply.say("391"),
+    )
+
+    outcome, _, sink, _ = run(None, policy=make_policy())
+
+    assert outcome.status == "failed" and outcome.reason == "truncated"
+    assert "its tool calls were not run" in outcome.message
+    assert of_type(sink, events.TOOL_CALL) == []
