@@ -85,9 +85,15 @@ class ToolResult:
 class ToolRegistry:
     """The set of tools a run may use; validates arguments and turns failures into observations."""
 
-    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+    def __init__(
+        self, tools: Iterable[Tool] = (), passthrough: tuple[type[BaseException], ...] = ()
+    ) -> None:
+        """`passthrough`: exception types that are the infrastructure's, not the tool's (a
+        database connection dropped): they propagate, so the unit is retried whole, instead of
+        becoming an error result the policy would see."""
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, Draft202012Validator] = {}
+        self.passthrough = passthrough
         for tool in tools:
             self.register(tool)
 
@@ -121,7 +127,8 @@ class ToolRegistry:
         return tool
 
     def execute(self, call: ToolCall, context: ToolContext) -> ToolResult:
-        """Run one call; any failure becomes an error result, never an exception."""
+        """Run one call; any failure becomes an error result, never an exception (except the
+        `passthrough` ones)."""
         started = time.perf_counter()
         try:
             if call.error:
@@ -133,6 +140,8 @@ class ToolRegistry:
         except ToolError as error:
             return _result(call, f"error: {error}", ok=False, started=started)
         except Exception as error:  # a tool bug must not crash the run: the policy sees it
+            if isinstance(error, self.passthrough):
+                raise
             message = f"error: {call.name} failed: {type(error).__name__}: {error}"
             return _result(call, message, ok=False, started=started)
         content = data if isinstance(data, str) else json.dumps(data, sort_keys=True, default=str)

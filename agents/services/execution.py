@@ -132,7 +132,8 @@ def build_agent(run: Run, log: UnitLog, lease_lost: threading.Event | None = Non
         policy, tools = resolve_planner(run.workspace.kind, planner)
     return Agent(
         policy=policy,
-        tools=ToolRegistry(tools),
+        # A transient database error inside a tool retries the slice; it is not the tool's fault.
+        tools=ToolRegistry(tools, passthrough=(DatabaseError,)),
         sink=log,
         artifacts=log,
         budget=Budget.from_dict(run.budget),

@@ -333,3 +333,43 @@ def test_one_sweeper_works_at_a_time(make_run):
     assert runs_rescue_stalled() == [stalled.pk]
     assert runs_rescue_stalled() == [], "a second worker's sweeper skips its pass"
     cache.delete(SWEEP_LOCK)
+
+
+def test_a_database_error_inside_a_tool_retries_the_unit_instead_of_failing_the_call(
+    make_run, monkeypatch
+):
+    from dataclasses import replace
+
+    from django.db import OperationalError
+
+    run = make_run(ONE_SUM)
+    original_build_agent = execution.build_agent
+    failures = []
+
+    def build_agent_with_a_flaky_database(run_row, log, lease_lost=None):
+        agent = original_build_agent(run_row, log, lease_lost)
+        tool = agent.tools._tools["calculate"]
+
+        def flaky(arguments, context):
+            if not failures:
+                failures.append(1)
+                raise OperationalError("server closed the connection unexpectedly")
+            return tool.function(arguments, context)
+
+        agent.tools._tools["calculate"] = replace(tool, function=flaky)
+        return agent
+
+    monkeypatch.setattr(execution, "build_agent", build_agent_with_a_flaky_database)
+
+    with pytest.raises(OperationalError):  # the task's autoretry takes it from here
+        run_advance(run_id=run.pk, owner="worker-a", max_units=10)
+    run.refresh_from_db()
+    assert "tool.result" not in types_of(run), "the failed unit recorded nothing"
+    assert run.lease_owner == "", "the lease was given back for the retry"
+
+    assert run_advance(run_id=run.pk, owner="worker-a-retry").status == "finished"
+    run.refresh_from_db()
+    assert run.status == Run.Status.SUCCEEDED and "42" in run.message
+    results = [e for e in events_of(run) if e.type == "tool.result"]
+    assert len(results) == 1 and "error" not in results[0].payload["content"]
+    assert seqs_of(run) == list(range(1, run.last_seq + 1))

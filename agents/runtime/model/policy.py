@@ -194,6 +194,8 @@ class ModelPolicy:
             self.last_retries = attempt - 1
             try:
                 return call()
+            except CallbackFailed as failed:
+                raise failed.error from None  # the caller's own failure, not the model's
             except Exception as error:
                 if not is_retryable(error) or attempt == attempts:
                     raise PolicyError(_failure(error, attempt)) from error
@@ -226,7 +228,7 @@ class ModelPolicy:
     ) -> tuple[StreamedReply, dict[str, Any]]:
         started = self.clock()
         reply = StreamedReply()
-        batcher = DeltaBatcher(context.on_delta, self.config.delta_interval, self.clock)
+        batcher = DeltaBatcher(_guarded(context.on_delta), self.config.delta_interval, self.clock)
         first: float | None = None
         stream = self._post_stream(body)
         complete = False
@@ -379,3 +381,23 @@ def _truncated(decision: Decision, max_tokens: Any) -> Decision:
         + (f"\n\nWhat it wrote before the cut:\n{said}" if said else "")
     )
     return replace(decision, message=message, tool_calls=(), status="failed", reason="truncated")
+
+
+class CallbackFailed(Exception):
+    """The caller's callback (`on_delta`) raised inside a model call: a database hiccup while a
+    delta was being recorded is not the model's fault, so it is neither retried as a model call
+    nor reported as a model failure; the original error reaches the caller unchanged."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _guarded(callback: Callable[[str], None]) -> Callable[[str], None]:
+    def call(text: str) -> None:
+        try:
+            callback(text)
+        except Exception as error:
+            raise CallbackFailed(error) from error
+
+    return call

@@ -301,3 +301,23 @@ def test_tool_calls_cut_at_the_token_limit_are_not_run(fake_openai, make_policy)
     assert outcome.status == "failed" and outcome.reason == "truncated"
     assert "its tool calls were not run" in outcome.message
     assert of_type(sink, events.TOOL_CALL) == []
+
+
+def test_a_failure_of_the_callers_delta_hook_is_not_a_model_failure(fake_openai, make_policy):
+    from agents.runtime.protocols import PolicyInput
+
+    class DatabaseHiccup(Exception):
+        pass
+
+    def record(text: str) -> None:
+        raise DatabaseHiccup("database is locked")
+
+    fake_openai.script(Reply.say("a long answer streamed in many pieces " * 5))
+    policy = make_policy()
+    context = PolicyInput(
+        messages=[{"role": "user", "content": "hi"}], tools=[], step=1, on_delta=record
+    )
+
+    with pytest.raises(DatabaseHiccup, match="database is locked"):
+        policy.decide(context)
+    assert len(fake_openai.requests) == 1, "the model call is not retried for the caller's error"
