@@ -6,6 +6,7 @@ import logging
 import threading
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_ready
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
@@ -36,6 +37,17 @@ def advance_run(self, run_id: int) -> str:  # type: ignore[no-untyped-def]
         result = run_advance(run_id=run_id, owner=owner)
     except TRANSIENT:
         raise
+    except SoftTimeLimitExceeded:
+        limit = settings.CELERY_TASK_SOFT_TIME_LIMIT
+        logger.warning("run %s: a slice ran past its %s s time limit", run_id, limit)
+        run_fail_internal(
+            run_id=run_id,
+            owner=owner,
+            message=f"a step of this run ran past the {limit:g} s time limit (a tool or the "
+            "model did not answer in time), so the run was stopped",
+            reason="time_limit",
+        )
+        return "failed"
     except Exception as error:
         logger.exception("run %s failed with an internal error", run_id)
         run_fail_internal(run_id=run_id, owner=owner, error=error)

@@ -216,6 +216,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Every task is bounded: past the soft limit the task stops and says so (a run ends failed with
+# reason `time_limit`, a document is marked failed); the hard limit kills what ignores it.
+CELERY_TASK_SOFT_TIME_LIMIT = env_float("CELERY_TASK_SOFT_TIME_LIMIT", 600.0)
+CELERY_TASK_TIME_LIMIT = env_float("CELERY_TASK_TIME_LIMIT", 660.0)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 

@@ -314,21 +314,29 @@ def _store_file(run_id: int, ref: str, name: str, content: bytes) -> str:
     return default_storage.save(path, ContentFile(content))
 
 
-def _fail(*, run_id: int, owner: str, log: UnitLog, message: str) -> None:
-    outcome = Outcome(status="failed", message=message, reason="error")
+def _fail(*, run_id: int, owner: str, log: UnitLog, message: str, reason: str = "error") -> None:
+    outcome = Outcome(status="failed", message=message, reason=reason)
     log.emit(events.RUN_FAILED, outcome.to_dict())
     _checkpoint(run_id=run_id, owner=owner, state=None, log=log, outcome=outcome)
 
 
-def run_fail_internal(*, run_id: int, owner: str, error: BaseException) -> None:
-    """End a run whose slice hit a bug, so it fails visibly instead of retrying forever."""
+def run_fail_internal(
+    *,
+    run_id: int,
+    owner: str,
+    error: BaseException | None = None,
+    message: str = "",
+    reason: str = "error",
+) -> None:
+    """End a run whose slice hit a bug (or its time limit), so it fails visibly instead of
+    retrying forever; `message` says why (else the error does)."""
     owner = execution_token(owner)
     Run.objects.filter(pk=run_id, lease_owner__startswith=f"{owner.split('#')[0]}#").update(
         lease_owner="", lease_expires_at=None
     )  # the failed execution's own lease: give it up first
     if lease_acquire(run_id=run_id, owner=owner):
-        message = f"internal error: {type(error).__name__}: {error}"
-        _fail(run_id=run_id, owner=owner, log=UnitLog(run_id), message=message)
+        message = message or f"internal error: {type(error).__name__}: {error}"
+        _fail(run_id=run_id, owner=owner, log=UnitLog(run_id), message=message, reason=reason)
 
 
 def run_cancel_idle(*, run_id: int) -> None:

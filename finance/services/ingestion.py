@@ -5,6 +5,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import DatabaseError
+
 from finance.documents.data_files import ingest_csv
 from finance.documents.ingest import DocumentError, ParsedDocument, ingest_html, ingest_pdf
 from finance.models import Document
@@ -79,6 +83,12 @@ def document_ingest(*, document_id: int) -> str:
             statements = html_statements(data, parsed, name=document.name)
     except DocumentError as error:
         document_fail(document, str(error))
+        return "failed"
+    except DatabaseError:
+        raise  # transient: the task retries, the document stays processing
+    except SoftTimeLimitExceeded:
+        limit = settings.CELERY_TASK_SOFT_TIME_LIMIT
+        document_fail(document, f"reading the file ran past the {limit:g} s time limit")
         return "failed"
     except Exception:
         logger.exception("ingesting document %s failed", document_id)

@@ -373,3 +373,32 @@ def test_a_database_error_inside_a_tool_retries_the_unit_instead_of_failing_the_
     results = [e for e in events_of(run) if e.type == "tool.result"]
     assert len(results) == 1 and "error" not in results[0].payload["content"]
     assert seqs_of(run) == list(range(1, run.last_seq + 1))
+
+
+def test_a_slice_past_its_time_limit_ends_the_run_failed_saying_so(make_run, monkeypatch, settings):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from agents.tasks import advance_run
+
+    settings.CELERY_TASK_SOFT_TIME_LIMIT = 600
+    run = make_run()
+    original_build_agent = execution.build_agent
+
+    def build_agent_that_hangs(run_row, log, lease_lost=None):
+        agent = original_build_agent(run_row, log, lease_lost)
+
+        def hang(state):  # Celery raises this inside the unit when the soft limit passes
+            raise SoftTimeLimitExceeded()
+
+        monkeypatch.setattr(agent, "step", hang)
+        return agent
+
+    monkeypatch.setattr(execution, "build_agent", build_agent_that_hangs)
+
+    assert advance_run.apply(args=[run.pk]).get() == "failed"
+
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED and run.result["reason"] == "time_limit"
+    assert "ran past the 600 s time limit" in run.message
+    assert types_of(run) == ["run.failed"]
+    assert run.lease_owner == ""

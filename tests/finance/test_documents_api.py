@@ -295,3 +295,25 @@ def test_statements_of_a_document_still_processing_are_a_conflict(
 def test_a_studio_workspace_takes_no_filings(alice, alice_api, make_workspace, upload):
     workspace = make_workspace(alice, kind="studio")
     assert upload(alice_api, workspace, "x.pdf", b"%PDF-").status_code == 404
+
+
+def test_a_file_that_takes_too_long_to_read_fails_saying_so(
+    alice, alice_api, make_workspace, upload, monkeypatch, settings
+):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from finance.services import ingestion
+
+    def too_slow(document, data, reporter):
+        raise SoftTimeLimitExceeded()
+
+    settings.CELERY_TASK_SOFT_TIME_LIMIT = 600
+    monkeypatch.setattr(ingestion, "parse", too_slow)
+    workspace = make_workspace(alice, kind="finance")
+
+    response = upload(alice_api, workspace, "long.pdf", image_only_pdf())
+
+    document = response.after
+    assert document["status"] == "failed"
+    assert document["message"] == "reading the file ran past the 600 s time limit"
+    assert stored_files() == []
