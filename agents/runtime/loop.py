@@ -114,6 +114,7 @@ class Agent:
             on_status=lambda text: self.sink.emit(
                 events.RUN_STATUS, {"status": "running", "message": text}
             ),
+            cancelled=self.cancelled,
         )
         decision = self.policy.decide(context)
         state.steps += 1

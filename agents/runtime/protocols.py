@@ -39,6 +39,8 @@ class PolicyInput:
     step: int
     on_delta: Callable[[str], None] = field(default=lambda text: None)
     on_status: Callable[[str], None] = field(default=lambda text: None)
+    cancelled: Callable[[], bool] = field(default=lambda: False)
+    """True once the run should stop: a policy that waits long (a model stream) checks it."""
 
 
 class Policy(Protocol):

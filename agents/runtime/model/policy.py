@@ -19,7 +19,7 @@ from jsonschema import Draft202012Validator
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from agents.runtime.compression import estimate_tokens
-from agents.runtime.errors import PolicyError
+from agents.runtime.errors import Cancelled, PolicyError, RunEnded
 from agents.runtime.model.config import ModelConfig
 from agents.runtime.model.retry import (
     Backoff,
@@ -196,6 +196,8 @@ class ModelPolicy:
                 return call()
             except CallbackFailed as failed:
                 raise failed.error from None  # the caller's own failure, not the model's
+            except RunEnded:
+                raise  # cancelled while the model was answering
             except Exception as error:
                 if not is_retryable(error) or attempt == attempts:
                     raise PolicyError(_failure(error, attempt)) from error
@@ -232,8 +234,14 @@ class ModelPolicy:
         first: float | None = None
         stream = self._post_stream(body)
         complete = False
+        checked = started
         try:
             for chunk in stream:
+                now = self.clock()
+                if now - checked >= CANCEL_CHECK_SECONDS:
+                    checked = now
+                    if context.cancelled():
+                        raise Cancelled("cancelled on request, while the model was answering")
                 added = reply.feed(chunk)
                 if first is None and (added or reply.calls):
                     first = self.clock()
@@ -381,6 +389,11 @@ def _truncated(decision: Decision, max_tokens: Any) -> Decision:
         + (f"\n\nWhat it wrote before the cut:\n{said}" if said else "")
     )
     return replace(decision, message=message, tool_calls=(), status="failed", reason="truncated")
+
+
+CANCEL_CHECK_SECONDS = 0.5
+"""How often a streaming reply checks whether the run was cancelled (so a cancel stops a long
+answer within a second; the check costs a database read)."""
 
 
 class CallbackFailed(Exception):

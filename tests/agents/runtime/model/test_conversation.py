@@ -321,3 +321,36 @@ def test_a_failure_of_the_callers_delta_hook_is_not_a_model_failure(fake_openai,
     with pytest.raises(DatabaseHiccup, match="database is locked"):
         policy.decide(context)
     assert len(fake_openai.requests) == 1, "the model call is not retried for the caller's error"
+
+
+def test_a_cancel_stops_a_long_streaming_answer_within_a_second(fake_openai, make_policy):
+    import time
+
+    from agents.runtime.errors import Cancelled
+    from agents.runtime.protocols import PolicyInput
+
+    fake_openai.script(Reply.say("word " * 400, chunk_delay=0.02))  # about 2 s of streaming
+    started = time.monotonic()
+    context = PolicyInput(
+        messages=[{"role": "user", "content": "write a lot"}],
+        tools=[],
+        step=1,
+        cancelled=lambda: time.monotonic() - started > 0.3,
+    )
+
+    with pytest.raises(Cancelled):
+        make_policy().decide(context)
+    assert time.monotonic() - started < 1.2
+
+
+def test_a_cancelled_run_ends_cancelled_even_mid_answer(fake_openai, make_policy):
+    import time
+
+    fake_openai.script(Reply.say("word " * 400, chunk_delay=0.02))
+    started = time.monotonic()
+
+    outcome, _, _, _ = run(
+        None, policy=make_policy(), cancelled=lambda: time.monotonic() - started > 0.3
+    )
+
+    assert outcome.status == "cancelled"
