@@ -395,7 +395,7 @@ def test_a_slice_past_its_time_limit_ends_the_run_failed_saying_so(make_run, mon
 
     monkeypatch.setattr(execution, "build_agent", build_agent_that_hangs)
 
-    assert advance_run.apply(args=[run.pk]).get() == "failed"
+    assert advance_run.apply(args=(run.pk,)).get() == "failed"
 
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED and run.result["reason"] == "time_limit"
