@@ -55,6 +55,9 @@ class Run(models.Model):
     lease_owner = models.CharField(max_length=100, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     last_seq = models.PositiveIntegerField(default=0)
+    checkpoint_seq = models.PositiveIntegerField(
+        default=0, help_text="last_seq when the state was last checkpointed (at a unit's end)."
+    )
     slices = models.PositiveIntegerField(default=0)
     reward = models.FloatField(
         null=True, blank=True, help_text="Verifier reward in [0, 1] (evaluation runs only)."

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
 from agents.models import Artifact, Event, Run, Workspace
+from agents.runtime import events as event_types
 
 EVENT_PAGE = 500
 
@@ -25,6 +26,28 @@ def run_get(*, user: AbstractBaseUser | AnonymousUser, run_id: int) -> Run | Non
 def events_after(*, run_id: int, after: int, limit: int = EVENT_PAGE) -> list[Event]:
     """Events with seq > after, in order; the caller has checked access to the run."""
     return list(Event.objects.filter(run_id=run_id, seq__gt=after).order_by("seq")[:limit])
+
+
+def superseded_seqs(*, run_id: int) -> set[int]:
+    """Seqs of events marked superseded (live events of a unit that ran again), with the
+    markers themselves: readers that show or score a run leave these out."""
+    out: set[int] = set()
+    for seq, payload in Event.objects.filter(
+        run_id=run_id, type=event_types.EVENTS_SUPERSEDED
+    ).values_list("seq", "payload"):
+        out.add(seq)
+        low, high = int(payload.get("from", 0)), int(payload.get("to", -1))
+        out.update(range(low, high + 1))
+    return out
+
+
+def shown_events(*, run_id: int, types: list[str] | None = None) -> list[Event]:
+    """A run's events in order, without superseded ones (optionally only of `types`)."""
+    hidden = superseded_seqs(run_id=run_id)
+    found = Event.objects.filter(run_id=run_id).order_by("seq")
+    if types is not None:
+        found = found.filter(type__in=types)
+    return [event for event in found if event.seq not in hidden]
 
 
 def artifact_list(*, run: Run) -> QuerySet[Artifact]:

@@ -11,6 +11,9 @@ TOOL_RESULT = "tool.result"
 OBSERVATION_COMPRESSED = "observation.compressed"
 ROUND_COMPLETED = "round.completed"
 ARTIFACT_CREATED = "artifact.created"
+EVENTS_SUPERSEDED = "events.superseded"
+"""Payload {from, to, reason}: the events with seq in [from, to] were live events of a unit
+that never committed (its worker was lost); the unit ran again, so they are not to be shown."""
 
 ALL = (
     RUN_STARTED,
@@ -24,4 +27,5 @@ ALL = (
     OBSERVATION_COMPRESSED,
     ROUND_COMPLETED,
     ARTIFACT_CREATED,
+    EVENTS_SUPERSEDED,
 )

@@ -12,6 +12,13 @@ renews the lease every third of `AGENT_LEASE_SECONDS`, so a unit that waits long
 a provider keeps it; the moment a renewal finds the lease gone (it expired and another execution
 took it), the slice stops at the next check (the agent's cancellation hook) and every write is
 fenced by the token, so nothing of the lost execution is recorded.
+
+**Live events, exactly once as shown.** Streamed text and progress are committed as they happen,
+before their unit ends. When a worker is lost mid-unit, the unit runs again from the last
+checkpoint and streams again; the next slice first records `events.superseded` {from, to}
+naming the lost unit's live events (everything after `checkpoint_seq`), and every reader (the
+browser timeline, trajectories, evaluation checks) leaves them out, so each logical event is
+shown once. The log itself stays append-only: seqs are 1..N, nothing is rewritten.
 """
 
 from __future__ import annotations
@@ -227,6 +234,17 @@ def _advance(
     except LookupError as error:  # the planner or kind vanished from this deployment
         _fail(run_id=run_id, owner=owner, log=log, message=str(error))
         return SliceResult("finished")
+    if run.last_seq > run.checkpoint_seq:
+        # Live events of a unit whose worker was lost before it committed: that unit runs again
+        # now, so what it streamed then is marked superseded, and no client shows it twice.
+        log.emit(
+            events.EVENTS_SUPERSEDED,
+            {
+                "from": run.checkpoint_seq + 1,
+                "to": run.last_seq,
+                "reason": "the step was interrupted (its worker was lost) and runs again",
+            },
+        )
     # Streamed text and progress are committed as they happen (the unit's own events so far go
     # with them, to keep seq order); the state is still checkpointed only at the end of the unit.
     log.on_live = lambda: _checkpoint(run_id=run_id, owner=owner, state=None, log=log, outcome=None)
@@ -292,6 +310,8 @@ def _checkpoint(
             "lease_expires_at": now + timedelta(seconds=settings.AGENT_LEASE_SECONDS),
             "updated_at": now,
         }
+        if state is not None or outcome is not None:
+            changes["checkpoint_seq"] = changes["last_seq"]
         if state is not None:
             changes["state"] = state.to_dict()
         if current["status"] == Run.Status.QUEUED:

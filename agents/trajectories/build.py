@@ -10,10 +10,11 @@ from typing import Any
 from django.conf import settings
 
 from agents.model_settings import MODEL_PLANNER
-from agents.models import Event, Run, RunFeedback
+from agents.models import Run, RunFeedback
 from agents.registry import DEFAULT_SYSTEM_PROMPT, get_kind, kind_tools, resolve_planner
 from agents.runtime import Tool
 from agents.runtime import events as event_types
+from agents.selectors import shown_events
 from agents.trajectories.kinds import signals_for
 from agents.trajectories.known_secrets import settings_scrubber
 from agents.trajectories.record import Feedback, RunFacts, trajectory_record
@@ -45,8 +46,7 @@ def trajectory_line(record: Mapping[str, Any], *, scrubber: Scrubber | None = No
 def run_facts(run: Run) -> RunFacts:
     """Read one run, its events, feedback and evaluation into the plain facts of a record."""
     events = [
-        event.to_dict()
-        for event in Event.objects.filter(run=run).exclude(type__in=SKIPPED_EVENTS).order_by("seq")
+        event.to_dict() for event in shown_events(run_id=run.pk) if event.type not in SKIPPED_EVENTS
     ]
     started = first_payload(events, event_types.RUN_STARTED)
     ended = first_payload(events, event_types.RUN_FINISHED) or {}

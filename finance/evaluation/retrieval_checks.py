@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.evaluation.verdicts import Verdict, VerifierContext
-from agents.models import Event, Run
+from agents.models import Run
+from agents.selectors import shown_events
 from finance.evaluation.task_documents import judged, task_document
 
 SEARCH_TOOL = "search_document"
@@ -30,7 +31,7 @@ class Search:
 
 def run_searches(run: Run) -> list[Search]:
     """Every document search of a run, in order, with the pages it returned."""
-    events = Event.objects.filter(run=run, type__in=["tool.call", "tool.result"]).order_by("seq")
+    events = shown_events(run_id=run.pk, types=["tool.call", "tool.result"])
     calls: dict[str, dict[str, Any]] = {}
     out = []
     for event in events:

@@ -52,6 +52,14 @@
   }
 
   const renderers = {
+    // Live events of a step whose worker was lost: the step ran again, so they go.
+    "events.superseded": function (event) {
+      const from = Number(event.payload.from), to = Number(event.payload.to);
+      timeline.querySelectorAll("li.event").forEach(function (li) {
+        const seq = Number(li.dataset.seq);
+        if (seq >= from && seq <= to) li.remove();
+      });
+    },
     "run.started": function (event) {
       setStatus("running");
       item(event, "status-line").textContent = "Started with the " + event.payload.policy + " planner";

@@ -402,3 +402,43 @@ def test_a_slice_past_its_time_limit_ends_the_run_failed_saying_so(make_run, mon
     assert "ran past the 600 s time limit" in run.message
     assert types_of(run) == ["run.failed"]
     assert run.lease_owner == ""
+
+
+# --- live events of a lost unit ----------------------------------------------------------------
+
+
+def test_live_events_of_a_lost_unit_are_superseded_and_shown_once(make_run, finish_run):
+    from agents.selectors import shown_events
+    from agents.services.execution import _checkpoint, lease_release
+    from agents.services.unit_log import UnitLog
+
+    run = make_run(ONE_SUM)
+    # A worker streams the first unit live (committed at once), then is lost before the unit ends.
+    owner = "lost-worker#1"
+    assert lease_acquire(run_id=run.pk, owner=owner)
+    log = UnitLog(run.pk)
+    log.emit("run.started", {"policy": "offline"})
+    log.emit("model.delta", {"text": "Let me work out"})
+    _checkpoint(run_id=run.pk, owner=owner, state=None, log=log, outcome=None)
+    lease_release(run_id=run.pk, owner=owner)
+    run.refresh_from_db()
+    assert (run.last_seq, run.checkpoint_seq) == (2, 0)
+
+    run = finish_run(run)
+
+    assert run.status == Run.Status.SUCCEEDED and "42" in run.message
+    assert seqs_of(run) == list(range(1, run.last_seq + 1)), "the log stays append-only"
+    marker = events_of(run)[2]
+    assert marker.type == "events.superseded"
+    assert (marker.payload["from"], marker.payload["to"]) == (1, 2)
+    shown = [event.type for event in shown_events(run_id=run.pk)]
+    assert shown.count("run.started") == 1 and "model.delta" not in shown
+    assert shown[0] == "run.started" and shown[-1] == "run.finished"
+    assert run.checkpoint_seq == run.last_seq
+
+
+def test_a_run_that_was_never_interrupted_has_nothing_superseded(make_run, finish_run):
+    run = finish_run(make_run())
+
+    assert "events.superseded" not in types_of(run)
+    assert run.checkpoint_seq == run.last_seq
