@@ -80,6 +80,24 @@ class Run(models.Model):
         return self.status in self.ACTIVE
 
 
+class ToolCallRecord(models.Model):
+    """The result of a tool call a run made, by its call key ("<step>:<call id>"): a unit that is
+    replayed after its worker was lost gets this result instead of doing the call again."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="tool_calls")
+    call_key = models.CharField(max_length=120)
+    content = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["run", "call_key"], name="tool_call_once_per_run")
+        ]
+
+    def __str__(self) -> str:
+        return f"run {self.run_id} call {self.call_key}"
+
+
 class Event(models.Model):
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()

@@ -166,6 +166,7 @@ class Agent:
             ),
             options=self.options,
             emit=self.sink.emit,
+            call_key=f"{state.steps}:{call.id}",
         )
         result = self.tools.execute(call, context)
         content = result.content

@@ -45,6 +45,17 @@ class ToolContext:
     options: dict[str, Any] = field(default_factory=dict)
     emit: Callable[[str, dict[str, Any]], None] = _no_event
     """Report a domain event of the run (e.g. `round.completed`) to the event sink."""
+    call_key: str = ""
+    """This call's key within the run ("<step>:<call id>"): the same when a unit is replayed."""
+
+
+class ToolMemo(Protocol):
+    """Results of calls already made, by call key: a replayed unit gets the stored result
+    instead of doing the call's side effects again (a note written, a revision stored)."""
+
+    def get(self, key: str) -> str | None: ...
+
+    def put(self, key: str, content: str) -> None: ...
 
 
 ToolFunction = Callable[[dict[str, Any], ToolContext], Any]
@@ -86,7 +97,10 @@ class ToolRegistry:
     """The set of tools a run may use; validates arguments and turns failures into observations."""
 
     def __init__(
-        self, tools: Iterable[Tool] = (), passthrough: tuple[type[BaseException], ...] = ()
+        self,
+        tools: Iterable[Tool] = (),
+        passthrough: tuple[type[BaseException], ...] = (),
+        memo: ToolMemo | None = None,
     ) -> None:
         """`passthrough`: exception types that are the infrastructure's, not the tool's (a
         database connection dropped): they propagate, so the unit is retried whole, instead of
@@ -94,6 +108,7 @@ class ToolRegistry:
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, Draft202012Validator] = {}
         self.passthrough = passthrough
+        self.memo = memo
         for tool in tools:
             self.register(tool)
 
@@ -130,6 +145,10 @@ class ToolRegistry:
         """Run one call; any failure becomes an error result, never an exception (except the
         `passthrough` ones)."""
         started = time.perf_counter()
+        if self.memo is not None and context.call_key:
+            done = self.memo.get(context.call_key)
+            if done is not None:  # made before, by a unit that was lost before it committed
+                return _result(call, done, ok=True, started=started, data=_parsed(done))
         try:
             if call.error:
                 raise ToolArgumentsError(
@@ -145,6 +164,8 @@ class ToolRegistry:
             message = f"error: {call.name} failed: {type(error).__name__}: {error}"
             return _result(call, message, ok=False, started=started)
         content = data if isinstance(data, str) else json.dumps(data, sort_keys=True, default=str)
+        if self.memo is not None and context.call_key:
+            self.memo.put(context.call_key, content)
         return _result(call, content, ok=True, started=started, data=data)
 
 
@@ -153,6 +174,13 @@ def _result(
 ) -> ToolResult:
     elapsed = (time.perf_counter() - started) * 1000
     return ToolResult(call=call, content=content, ok=ok, duration_ms=elapsed, data=data)
+
+
+def _parsed(content: str) -> Any:
+    try:
+        return json.loads(content)
+    except ValueError:
+        return content
 
 
 def _describe(error: Any) -> str:

@@ -45,6 +45,7 @@ from agents.registry import CONTEXT_TURN, get_kind, kind_tools, resolve_planner
 from agents.runtime import Agent, Budget, Outcome, Policy, RunState, ToolRegistry, events
 from agents.runtime.types import Message
 from agents.services.publishing import events_publish
+from agents.services.tool_memo import DatabaseToolMemo
 from agents.services.unit_log import UnitLog, run_is_cancel_requested
 
 logger = logging.getLogger(__name__)
@@ -140,7 +141,7 @@ def build_agent(run: Run, log: UnitLog, lease_lost: threading.Event | None = Non
     return Agent(
         policy=policy,
         # A transient database error inside a tool retries the slice; it is not the tool's fault.
-        tools=ToolRegistry(tools, passthrough=(DatabaseError,)),
+        tools=ToolRegistry(tools, passthrough=(DatabaseError,), memo=DatabaseToolMemo(run.pk)),
         sink=log,
         artifacts=log,
         budget=Budget.from_dict(run.budget),

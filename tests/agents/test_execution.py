@@ -442,3 +442,48 @@ def test_a_run_that_was_never_interrupted_has_nothing_superseded(make_run, finis
 
     assert "events.superseded" not in types_of(run)
     assert run.checkpoint_seq == run.last_seq
+
+
+def test_a_tool_call_of_a_lost_unit_is_not_made_twice(make_run, monkeypatch):
+    from dataclasses import replace
+
+    from agents.models import ToolCallRecord
+
+    run = make_run(ONE_SUM)
+    made = []
+    original_build_agent = execution.build_agent
+
+    def build_agent_counting_calls(run_row, log, lease_lost=None):
+        agent = original_build_agent(run_row, log, lease_lost)
+        tool = agent.tools._tools["calculate"]
+
+        def counted(arguments, context):  # stands for a side effect: a note, a revision
+            made.append(context.call_key)
+            return tool.function(arguments, context)
+
+        agent.tools._tools["calculate"] = replace(tool, function=counted)
+        return agent
+
+    monkeypatch.setattr(execution, "build_agent", build_agent_counting_calls)
+    original_checkpoint = execution._checkpoint
+    lost = []
+
+    def worker_lost_after_the_tool(**kwargs):
+        if made and not lost and kwargs["state"] is not None:
+            lost.append(1)
+            raise SystemExit("the worker was killed before the unit committed")
+        return original_checkpoint(**kwargs)
+
+    monkeypatch.setattr(execution, "_checkpoint", worker_lost_after_the_tool)
+
+    with pytest.raises(SystemExit):
+        run_advance(run_id=run.pk, owner="worker-a", max_units=10)
+    expire_lease(run, owner=Run.objects.get(pk=run.pk).lease_owner)
+    assert run_advance(run_id=run.pk, owner="worker-b", max_units=10).status == "finished"
+
+    run.refresh_from_db()
+    assert run.status == Run.Status.SUCCEEDED and "42" in run.message
+    assert len(made) == 1, f"the tool ran {len(made)} times"
+    assert ToolCallRecord.objects.filter(run=run).count() == 1
+    assert types_of(run).count("tool.result") == 1
+    assert seqs_of(run) == list(range(1, run.last_seq + 1))
