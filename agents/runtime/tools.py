@@ -69,6 +69,10 @@ class Tool:
     description: str
     parameters: dict[str, Any]
     function: ToolFunction
+    effects: bool = False
+    """True when a call changes something outside the run's own log (writes a note, stores a
+    revision, edits the working scene): its result is kept by call key, so a replayed unit does
+    not make the change twice. Read-only tools (search, calculate) skip that write."""
 
     def spec(self) -> dict[str, Any]:
         """The tool in the OpenAI `tools` shape."""
@@ -130,6 +134,10 @@ class ToolRegistry:
         """Tool specs sorted by name, so the prompt prefix is byte-stable between requests."""
         return [self._tools[name].spec() for name in self.names]
 
+    def _effects(self, call: ToolCall) -> bool:
+        tool = self._tools.get(call.name)
+        return tool is not None and tool.effects
+
     def validate(self, call: ToolCall) -> Tool:
         tool = self._tools.get(call.name)
         if tool is None:
@@ -145,7 +153,9 @@ class ToolRegistry:
         """Run one call; any failure becomes an error result, never an exception (except the
         `passthrough` ones)."""
         started = time.perf_counter()
-        if self.memo is not None and context.call_key:
+        remembered = self.memo is not None and bool(context.call_key) and self._effects(call)
+        if remembered:
+            assert self.memo is not None
             done = self.memo.get(context.call_key)
             if done is not None:  # made before, by a unit that was lost before it committed
                 return _result(call, done, ok=True, started=started, data=_parsed(done))
@@ -164,7 +174,8 @@ class ToolRegistry:
             message = f"error: {call.name} failed: {type(error).__name__}: {error}"
             return _result(call, message, ok=False, started=started)
         content = data if isinstance(data, str) else json.dumps(data, sort_keys=True, default=str)
-        if self.memo is not None and context.call_key:
+        if remembered:
+            assert self.memo is not None
             self.memo.put(context.call_key, content)
         return _result(call, content, ok=True, started=started, data=data)
 

@@ -299,5 +299,6 @@ RESEARCH_TOOLS = (
         "Write the cited research note (tables, charts, cross-checks) and return its link.",
         PLAN_PARAMETERS,
         write_note,
+        effects=True,  # stores the note
     ),
 )

@@ -133,4 +133,5 @@ DESIGN_TOOL = Tool(
         "additionalProperties": False,
     },
     design_scene,
+    effects=True,  # saves the working scene
 )

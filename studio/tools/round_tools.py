@@ -126,6 +126,7 @@ ROUND_TOOLS = (
             ["request"],
         ),
         build_scene,
+        effects=True,  # saves the working scene
     ),
     Tool(
         "render_scene",
@@ -150,5 +151,6 @@ ROUND_TOOLS = (
         "One measured round: render 1024x768, run every check, store a revision, fix failures.",
         _schema({}, []),
         refine_round,
+        effects=True,  # stores a revision and saves the working scene
     ),
 )

@@ -257,7 +257,7 @@ def scene_tool(
         "required": required,
         "additionalProperties": False,
     }
-    return Tool(name, description, schema, _with_meshes(fn))
+    return Tool(name, description, schema, _with_meshes(fn), effects=True)  # edits the scene
 
 
 def _with_meshes(fn: Any) -> Any:

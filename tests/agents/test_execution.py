@@ -461,7 +461,7 @@ def test_a_tool_call_of_a_lost_unit_is_not_made_twice(make_run, monkeypatch):
             made.append(context.call_key)
             return tool.function(arguments, context)
 
-        agent.tools._tools["calculate"] = replace(tool, function=counted)
+        agent.tools._tools["calculate"] = replace(tool, function=counted, effects=True)
         return agent
 
     monkeypatch.setattr(execution, "build_agent", build_agent_counting_calls)
@@ -487,3 +487,12 @@ def test_a_tool_call_of_a_lost_unit_is_not_made_twice(make_run, monkeypatch):
     assert ToolCallRecord.objects.filter(run=run).count() == 1
     assert types_of(run).count("tool.result") == 1
     assert seqs_of(run) == list(range(1, run.last_seq + 1))
+
+
+def test_read_only_tool_calls_are_not_recorded(make_run, finish_run):
+    from agents.models import ToolCallRecord
+
+    run = finish_run(make_run())
+
+    assert run.status == Run.Status.SUCCEEDED
+    assert not ToolCallRecord.objects.filter(run=run).exists(), "calculate changes nothing"

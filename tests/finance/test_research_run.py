@@ -348,3 +348,13 @@ def test_a_capex_share_question_is_not_answered_with_the_capex_amount(workspace,
     (answer,) = run.result["result"]["answers"]
     assert answer["unit"] == "%" and 0 < answer["value"] < 100
     assert answer["label"] == "capital expenditure as a share of revenue FY2017"
+
+
+def test_writing_the_note_is_recorded_once_per_call(workspace, finish_run):
+    from agents.models import ToolCallRecord
+
+    run = finish_run(run_create(workspace=workspace, prompt="Analyse this 10-K"))
+
+    (record,) = ToolCallRecord.objects.filter(run=run)
+    assert record.call_key.endswith(":note") and '"note_id"' in record.content
+    assert Note.objects.filter(run=run).count() == 1
