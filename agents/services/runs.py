@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from agents.models import Run, Workspace
 from agents.services.options import parse_run_options
+from agents.services.queueing import enqueue_on_commit
 
 MAX_PROMPT_CHARS = 20_000
 """The one prompt limit: the API schema's maxLength, its 400 and this service all say it."""
@@ -39,10 +39,8 @@ def run_create(*, workspace: Workspace, prompt: str, options: Any = None) -> Run
 
 def run_enqueue(*, run_id: int) -> None:
     """Send the next slice of a run to the workers after the current transaction commits."""
-    from agents.tasks import advance_run
-
     Run.objects.filter(pk=run_id).update(enqueued_at=timezone.now())
-    transaction.on_commit(lambda: advance_run.delay(run_id))
+    enqueue_on_commit("agents.advance_run", run_id)
 
 
 def run_cancel(*, run: Run) -> Run:

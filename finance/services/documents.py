@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import get_valid_filename
 
 from agents.models import Workspace
+from agents.services.queueing import enqueue_on_commit
 from finance.documents.data_files import read_data_csv
 from finance.documents.ingest import DocumentError, check_pdf_bytes, pdf_error
 from finance.models import Document
@@ -129,9 +130,7 @@ def document_upload(*, workspace: Workspace, data: bytes, filename: str) -> tupl
 
 def document_enqueue(*, document_id: int) -> None:
     """Ingest in the background once the row is committed (the task takes the id only)."""
-    from finance.tasks import ingest_document
-
-    transaction.on_commit(lambda: ingest_document.delay(document_id))
+    enqueue_on_commit("finance.ingest_document", document_id)
 
 
 def document_delete(*, document: Document) -> None:
