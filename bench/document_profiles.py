@@ -14,11 +14,11 @@ import re
 import sys
 from pathlib import Path
 
-import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 from rapidfuzz import fuzz
 
 from finance.documents.matching import match_documents, normalize_company
 from finance.documents.profile import DocumentProfile, read_profile
+from finance.statements.locate import page_texts
 
 SHARED = Path(
     os.environ.get("SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -28,18 +28,7 @@ KEY_TYPES = {"10k": "10-K", "10q": "10-Q", "8k": "8-K", "earnings": "earnings re
 
 
 def first_pages(path: Path, n: int) -> list[str]:
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        out = []
-        for i in range(min(n, len(pdf))):
-            page = pdf[i]
-            tp = page.get_textpage()
-            out.append(str(tp.get_text_range()))
-            tp.close()
-            page.close()
-        return out
-    finally:
-        pdf.close()
+    return page_texts(str(path), limit=n)
 
 
 def company_ok(prof: DocumentProfile, expected: str) -> bool:

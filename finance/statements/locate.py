@@ -68,11 +68,12 @@ class StatementPages:
         }
 
 
-def page_texts(source: str | bytes) -> list[str]:
+def page_texts(source: str | bytes, limit: int | None = None) -> list[str]:
+    """The text of each page (the first `limit` pages when given), with pypdfium2."""
     pdf = pdfium.PdfDocument(source)
     try:
         texts: list[str] = []
-        for i in range(len(pdf)):
+        for i in range(len(pdf) if limit is None else min(limit, len(pdf))):
             page = pdf[i]
             textpage = page.get_textpage()
             texts.append(str(textpage.get_text_range()))

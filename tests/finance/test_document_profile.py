@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 import pytest
 
 from finance.documents.ingest import ParsedDocument, ingest_pdf
 from finance.documents.matching import match_documents, names_company, normalize_company
 from finance.documents.profile import DocumentProfile, fiscal_year_of, parse_date, read_profile
+from finance.statements.locate import page_texts
 from tests.conftest import SHARED_DATA
 
 DEVSET = SHARED_DATA / "finance" / "devset"
@@ -224,18 +224,7 @@ def test_normalize_company():
 
 
 def _first_pages(path, n=60):
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        out = []
-        for i in range(min(n, len(pdf))):
-            page = pdf[i]
-            tp = page.get_textpage()
-            out.append(str(tp.get_text_range()))
-            tp.close()
-            page.close()
-        return out
-    finally:
-        pdf.close()
+    return page_texts(str(path), limit=n)
 
 
 def _key() -> dict[str, dict]:
