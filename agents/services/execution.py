@@ -276,6 +276,27 @@ def _checkpoint(
         (pending, _store_file(run_id, pending.ref, pending.name, pending.content))
         for pending in staged_artifacts
     ]
+    try:
+        _commit(run_id, owner, state, outcome, staged_events, stored)
+    except BaseException:
+        # Not recorded (the lease was lost, the database failed): the files go too, so a unit
+        # that runs again leaves no orphan on disk.
+        for _, path in stored:
+            try:
+                default_storage.delete(path)
+            except OSError:
+                logger.warning("run %s: could not remove %s", run_id, path)
+        raise
+
+
+def _commit(
+    run_id: int,
+    owner: str,
+    state: RunState | None,
+    outcome: Outcome | None,
+    staged_events: list[tuple[str, datetime, dict[str, Any]]],
+    stored: list[tuple[Any, str]],
+) -> None:
     with transaction.atomic():
         # Lock and read only the small columns: the state (which grows with the run) is written,
         # never read back, at a checkpoint.

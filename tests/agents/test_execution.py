@@ -284,6 +284,23 @@ def test_a_staged_artifact_is_saved_with_an_event_and_reads_back(make_run):
     assert Artifact.objects.filter(run=run).count() == 1
 
 
+def test_the_files_of_a_unit_that_was_not_recorded_are_removed(make_run):
+    from agents.services.execution import LeaseLost, _checkpoint
+
+    run = make_run()
+    Run.objects.filter(pk=run.pk).update(lease_owner="worker-b#other")  # taken over meanwhile
+    log = UnitLog(run.pk)
+    ref = log.add_artifact(name="render.png", content=b"png", media_type="image/png", kind="render")
+
+    with pytest.raises(LeaseLost):
+        _checkpoint(run_id=run.pk, owner="worker-a#lost", state=None, log=log, outcome=None)
+
+    assert not Artifact.objects.filter(run=run).exists()
+    folder = f"runs/{run.pk}/{ref}"
+    left = default_storage.listdir(folder)[1] if default_storage.exists(folder) else []
+    assert left == [], "a lost unit left its files on disk"
+
+
 def test_progress_reaches_the_log_while_the_tool_is_still_running(workspace):
     """A long tool's progress (like streamed model text) is visible before its unit ends."""
     from agents.registry import ExtraPlanner, register_planner
