@@ -83,8 +83,11 @@ class DocumentProfile:
 
 
 def fiscal_year_of(end: date) -> int:
-    """A 52/53-week year that ends in the first days of January belongs to the year before."""
-    return end.year - 1 if end.month == 1 and end.day <= 7 else end.year
+    """The fiscal year a year ending on `end` is named by (`finance.statements.periods`): a
+    52/53-week year that ends in the first days of January belongs to the year before."""
+    from finance.statements import periods  # the statements package reads profiles itself
+
+    return periods.fiscal_year_of(end, periods.nominal_year_end(end))
 
 
 # --- document type -----------------------------------------------------------------------------

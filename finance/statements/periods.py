@@ -117,17 +117,17 @@ def fiscal_year_end(periods: list[ColumnPeriod]) -> tuple[int, int]:
     """(month, day) the document's fiscal years end on (see the module docstring)."""
     for period in periods:
         if period.months == 12 and period.end is not None:
-            return _nominal(period.end)
+            return nominal_year_end(period.end)
     part_year = any(p.is_flow_of_part_year or p.quarter for p in periods)
     flow_ends = {p.end for p in periods if p.months is not None and p.end is not None}
     dated = sorted((p.end for p in periods if p.months is None and p.end is not None), reverse=True)
     for end in dated:
         if not part_year or end not in flow_ends:
-            return _nominal(end)
+            return nominal_year_end(end)
     return (12, 31)
 
 
-def _nominal(end: date) -> tuple[int, int]:
+def nominal_year_end(end: date) -> tuple[int, int]:
     """A 52/53-week year ending in the first days of January is a December year."""
     if end.month == 1 and end.day <= 7:
         return (12, 31)

@@ -15,9 +15,8 @@ from agents.services.runs import run_create
 from finance.models import Document, Note
 from finance.research.gather import analyse_document
 from finance.research.plan import ResearchPlan
-from finance.services.documents import document_upload
 from finance.tools.research_tools import note_result
-from tests.finance.uploads import NETFLIX, needs_filings
+from tests.finance.uploads import needs_filings, ready_netflix_workspace
 
 EIGHT_K = {
     "document": "NFLX_8K_2018.pdf",
@@ -68,14 +67,7 @@ def test_a_long_note_result_is_shortened_below_the_compression_cap() -> None:
 
 @pytest.fixture
 def workspace(alice, make_workspace, django_capture_on_commit_callbacks):
-    space = make_workspace(alice, name="Research", kind="finance")
-    with django_capture_on_commit_callbacks(execute=True):
-        document, _ = document_upload(
-            workspace=space, data=NETFLIX.read_bytes(), filename=NETFLIX.name
-        )
-    document.refresh_from_db()
-    assert document.status == "ready", document.message
-    return space
+    return ready_netflix_workspace(alice, make_workspace, django_capture_on_commit_callbacks)
 
 
 @pytest.mark.django_db

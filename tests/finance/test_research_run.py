@@ -10,21 +10,14 @@ from agents.models import Event
 from agents.services.runs import run_create
 from finance.models import Note
 from finance.services.documents import document_upload
-from tests.finance.uploads import NETFLIX, needs_filings
+from tests.finance.uploads import needs_filings, ready_netflix_workspace
 
 pytestmark = [pytest.mark.django_db, needs_filings]
 
 
 @pytest.fixture
 def workspace(alice, make_workspace, django_capture_on_commit_callbacks):
-    space = make_workspace(alice, name="Research", kind="finance")
-    with django_capture_on_commit_callbacks(execute=True):
-        document, _ = document_upload(
-            workspace=space, data=NETFLIX.read_bytes(), filename=NETFLIX.name
-        )
-    document.refresh_from_db()
-    assert document.status == "ready", document.message
-    return space
+    return ready_netflix_workspace(alice, make_workspace, django_capture_on_commit_callbacks)
 
 
 def _tool_calls(run):

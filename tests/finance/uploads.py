@@ -101,3 +101,17 @@ def netflix(alice, alice_api, make_workspace, upload):
     assert response.json()["status"] == "processing" and response.json()["progress"] == 0.0
     assert response.after["status"] == "ready", response.after
     return response.after
+
+
+def ready_netflix_workspace(owner, make_workspace, capture_on_commit):
+    """A finance workspace holding the Netflix 10-K, ingested (on-commit tasks run in place)."""
+    from finance.services.documents import document_upload
+
+    space = make_workspace(owner, name="Research", kind="finance")
+    with capture_on_commit(execute=True):
+        document, _ = document_upload(
+            workspace=space, data=NETFLIX.read_bytes(), filename=NETFLIX.name
+        )
+    document.refresh_from_db()
+    assert document.status == "ready", document.message
+    return space
