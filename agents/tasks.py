@@ -11,7 +11,7 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 
-from agents.services.execution import run_advance, run_fail_internal
+from agents.services.execution import run_advance, run_cancel_idle, run_fail_internal
 from agents.services.runs import run_enqueue
 from agents.services.sweeper import runs_rescue_stalled
 
@@ -55,6 +55,20 @@ def advance_run(self, run_id: int) -> str:  # type: ignore[no-untyped-def]
     if result.status == "continue":
         run_enqueue(run_id=run_id)
     return result.status
+
+
+@shared_task(
+    name="agents.cancel_run",
+    acks_late=True,
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=30,
+    max_retries=10,
+)
+def cancel_run(run_id: int) -> None:
+    """End a run whose cancel was asked for, when no worker holds it (a worker that does stops
+    on its own within half a second)."""
+    run_cancel_idle(run_id=run_id)
 
 
 @shared_task(name="agents.rescue_stalled_runs", acks_late=True)

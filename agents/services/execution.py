@@ -382,5 +382,8 @@ def run_fail_internal(
 
 
 def run_cancel_idle(*, run_id: int) -> None:
-    """Finish a cancelled run at once when no worker holds it (queued, or between slices)."""
+    """Finish a run whose cancel was asked for when no worker holds it (queued, or between
+    slices); a worker that holds it stops on its own, so a busy lease is left alone."""
+    if not Run.objects.filter(pk=run_id, status__in=Run.ACTIVE, cancel_requested=True).exists():
+        return
     run_advance(run_id=run_id, owner=f"cancel:{run_id}:{time.time_ns()}", max_units=1)

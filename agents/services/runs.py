@@ -44,12 +44,16 @@ def run_enqueue(*, run_id: int) -> None:
 
 
 def run_cancel(*, run: Run) -> Run:
-    """Ask a run to stop; it ends as `cancelled` before its next step (at once if not started)."""
-    from agents.services.execution import run_cancel_idle
+    """Ask a run to stop: this only records the wish (one UPDATE) and enqueues `agents.cancel_run`.
 
+    A worker holding the run sees the flag within half a second, even mid-stream, and ends it as
+    `cancelled` (what was done stays); a run no worker holds (queued, or between slices) is ended by
+    the cancel task. The caller gets the run back at once, still active, with `cancel_requested`.
+    """
     if not run.is_active:
         return run
-    Run.objects.filter(pk=run.pk).update(cancel_requested=True)
-    run_cancel_idle(run_id=run.pk)
+    asked = Run.objects.filter(pk=run.pk, status__in=Run.ACTIVE).update(cancel_requested=True)
+    if asked:
+        enqueue_on_commit("agents.cancel_run", run.pk)
     run.refresh_from_db()
     return run

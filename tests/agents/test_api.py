@@ -128,13 +128,20 @@ def test_events_page_after_a_seq_and_follow_next_until_the_end(alice_api, alice_
     assert all_events(alice_api, run.pk, after=run.last_seq)[0] == []
 
 
-def test_cancelling_a_run_returns_202_and_it_ends_cancelled(alice_api):
+def test_cancelling_a_run_returns_202_and_it_ends_cancelled(
+    alice_api, django_capture_on_commit_callbacks
+):
     run = create_run(alice_api, create_workspace(alice_api)["id"])
 
-    response = alice_api.post(f"{API}/runs/{run['id']}/cancel")
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = alice_api.post(f"{API}/runs/{run['id']}/cancel")
 
     assert response.status_code == 202
-    assert response.json()["status"] == "cancelled"
+    assert response.json()["status"] == "queued"  # the request only records the wish
+    assert response.json()["cancel_requested"] is True
+    for callback in callbacks:
+        callback()  # the worker's cancel task
+    assert alice_api.get(f"{API}/runs/{run['id']}").json()["status"] == "cancelled"
     events = alice_api.get(f"{API}/runs/{run['id']}/events").json()["results"]
     assert events[-1]["type"] == "run.finished"
     assert events[-1]["payload"]["status"] == "cancelled"

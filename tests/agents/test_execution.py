@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from agents.models import Artifact, Event, Run
 from agents.services import execution
-from agents.services.execution import lease_acquire, run_advance
+from agents.services.execution import lease_acquire, run_advance, run_cancel_idle
 from agents.services.options import OptionsError
 from agents.services.runs import run_cancel, run_create
 from agents.services.sweeper import runs_rescue_stalled
@@ -180,28 +180,55 @@ def test_resuming_unit_by_unit_records_the_same_events_as_one_slice(make_run):
 # --- cancelling --------------------------------------------------------------------------------
 
 
-def test_cancelling_a_queued_run_ends_it_at_once(make_run):
-    run = run_cancel(run=make_run())
+def test_cancelling_only_records_the_wish_and_the_cancel_task_ends_the_run(
+    make_run, django_capture_on_commit_callbacks
+):
+    queued = make_run()
+    with django_capture_on_commit_callbacks() as callbacks:
+        asked = run_cancel(run=queued)
 
-    assert run.status == Run.Status.CANCELLED
-    assert run.cancel_requested and run.finished_at is not None
+    # The request did no agent work: the run is still queued, with the wish recorded.
+    assert asked.status == Run.Status.QUEUED and asked.cancel_requested
+    assert events_of(asked) == []
+    assert len(callbacks) == 1
+
+    callbacks[0]()  # the worker runs agents.cancel_run (eager Celery in the tests)
+
+    run = Run.objects.get(pk=queued.pk)
+    assert run.status == Run.Status.CANCELLED and run.finished_at is not None
     events = events_of(run)
     assert [event.type for event in events] == ["run.started", "run.finished"]
     assert events[-1].payload["status"] == "cancelled"
     assert run_advance(run_id=run.pk, owner="queued-task").status == "busy"
 
 
-def test_cancelling_between_slices_keeps_what_was_done(make_run):
+def test_cancelling_between_slices_keeps_what_was_done(
+    make_run, django_capture_on_commit_callbacks
+):
     run = make_run()
     run_advance(run_id=run.pk, owner="worker", max_units=2)
     done = comparable_events(run)
 
-    run = run_cancel(run=run)
+    with django_capture_on_commit_callbacks(execute=True):
+        run_cancel(run=run)
 
+    run.refresh_from_db()
     assert run.status == Run.Status.CANCELLED
     assert comparable_events(run)[: len(done)] == done
     assert seqs_of(run) == list(range(1, run.last_seq + 1))
     assert events_of(run)[-1].payload["status"] == "cancelled"
+
+
+def test_the_cancel_task_leaves_a_run_a_worker_holds_to_that_worker(make_run):
+    run = make_run()
+    assert lease_acquire(run_id=run.pk, owner="task:busy#1")
+    Run.objects.filter(pk=run.pk).update(cancel_requested=True)
+
+    run_cancel_idle(run_id=run.pk)
+
+    run.refresh_from_db()
+    assert run.status == Run.Status.QUEUED and run.lease_owner == "task:busy#1"
+    assert events_of(run) == []
 
 
 def test_cancelling_a_finished_run_changes_nothing(make_run, finish_run):

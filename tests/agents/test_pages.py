@@ -114,10 +114,13 @@ def test_an_empty_prompt_shows_a_form_error(alice_client, alice_workspace):
     assert not Run.objects.exists()
 
 
-def test_the_owner_can_cancel_a_run_from_its_page(alice_client, alice_workspace):
+def test_the_owner_can_cancel_a_run_from_its_page(
+    alice_client, alice_workspace, django_capture_on_commit_callbacks
+):
     run = run_create(workspace=alice_workspace, prompt=TWO_SUMS)
 
-    response = alice_client.post(f"/runs/{run.pk}/cancel/")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice_client.post(f"/runs/{run.pk}/cancel/")
 
     assert response["Location"] == f"{workspace_url(alice_workspace)}?run={run.pk}"
     run.refresh_from_db()
