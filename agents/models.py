@@ -80,6 +80,25 @@ class Run(models.Model):
         return self.status in self.ACTIVE
 
 
+class RunMessage(models.Model):
+    """One message of a run's conversation at its position. A checkpoint appends the unit's new
+    messages; only a compression or condensation rewrites, from the first position it changed,
+    so the conversation is never written whole again (see agents/services/checkpoint.py)."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="messages")
+    position = models.PositiveIntegerField()
+    body = models.JSONField()
+
+    class Meta:
+        ordering = ["run", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "position"], name="run_message_position_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"run {self.run_id} message {self.position}"
+
+
 class ToolCallRecord(models.Model):
     """The result of a tool call a run made, by its call key ("<step>:<call id>"): a unit that is
     replayed after its worker was lost gets this result instead of doing the call again."""

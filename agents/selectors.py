@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from agents.models import Artifact, Event, Run, Workspace
+from agents.models import Artifact, Event, Run, RunMessage, Workspace
 from agents.runtime import events as event_types
+from agents.runtime.types import Message
 
 EVENT_PAGE = 500
 
@@ -48,6 +51,22 @@ def shown_events(*, run_id: int, types: list[str] | None = None) -> list[Event]:
     if types is not None:
         found = found.filter(type__in=types)
     return [event for event in found if event.seq not in hidden]
+
+
+def run_messages(*, run_id: int) -> list[Message]:
+    """The run's conversation as of its last checkpoint, in order."""
+    rows = RunMessage.objects.filter(run_id=run_id).order_by("position")
+    return list(rows.values_list("body", flat=True))
+
+
+def run_state(*, run: Run) -> dict[str, Any] | None:
+    """The run's last checkpoint whole (the runtime's `RunState.to_dict` shape, messages
+    included), or None before its first unit. The messages are stored as rows of their own."""
+    if run.state is None:
+        return None
+    if "messages" in run.state:  # a checkpoint written whole
+        return dict(run.state)
+    return {**run.state, "messages": run_messages(run_id=run.pk)}
 
 
 def artifact_list(*, run: Run) -> QuerySet[Artifact]:

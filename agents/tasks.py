@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from agents.services.execution import run_advance, run_cancel_idle, run_fail_internal
+from agents.services.file_janitor import orphan_files_sweep
 from agents.services.runs import run_enqueue
 from agents.services.sweeper import runs_rescue_stalled
 
@@ -84,6 +85,7 @@ def _sweep_forever(stop: threading.Event) -> None:
             rescued = runs_rescue_stalled()
             if rescued:
                 logger.info("re-enqueued stalled runs %s", rescued)
+            orphan_files_sweep()
         except Exception:
             logger.warning("sweeper pass failed", exc_info=True)
 

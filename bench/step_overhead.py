@@ -1,70 +1,65 @@
 """Per-step overhead of the real worker path (run_advance: step, checkpoint, publish).
 
 A zero-latency ScriptedPolicy asks for one trivial tool call per step (`bench_echo`), STEPS times,
-then gives a final answer. The run goes through `agents.services.execution.run_advance` slice by
-slice, exactly as a worker does (minus the Celery hop between slices), so every unit commits its
-events and the runtime state in one transaction and, with --redis-url, publishes them through the
-Redis channel layer. The same script also runs through the pure runtime (Agent + ListSink +
-MemoryArtifacts, no database) in this process, as a baseline.
+then gives a final answer (bench/step_worker.py). The run goes through
+`agents.services.execution.run_advance` slice by slice, exactly as a worker does (minus the
+Celery hop between slices), so every unit commits its events and the runtime state in one
+transaction and, with --redis-url, publishes them through the Redis channel layer. The same
+script also runs through the pure runtime (Agent + ListSink + MemoryArtifacts, no database) as a
+baseline, and through smolagents' ToolCallingAgent with a step callback that persists each step
+as JSON, as the reference (bench/step_reference.py; skipped, with a message, when the bench-only
+dependency is not installed: `uv sync --group bench`). All three run in this process.
 
 A *step* is one policy decision plus its tool call: two units, so two checkpoints. Per-step times
 are measured between checkpoints: from the end of the checkpoint that closed the previous step to
 the end of the checkpoint that closes this one. That includes everything the worker does for the
 step (policy, tool, state serialisation, the transaction, the publish, and the slice set-up when a
-new slice starts). The mean (total wall time / steps) is printed too.
+new slice starts). The figures and goals are described in bench/step_figures.py: mean (total
+wall / steps) <= the smolagents reference on SQLite, <= 5 ms on PostgreSQL, growth (last tenth
+of the steps over the first) <= 1.1.
 
-    uv run python bench/step_overhead.py
-    uv run python bench/step_overhead.py \
+    uv run --group bench python bench/step_overhead.py [--json]
+    uv run --group bench python bench/step_overhead.py \
         --database-url postgresql://postgres@127.0.0.1:5432/postgres
-    uv run python bench/step_overhead.py \
+    uv run --group bench python bench/step_overhead.py \
         --database-url postgresql://postgres@127.0.0.1:5432/postgres \
         --redis-url redis://127.0.0.1:6379/14
+
+--json prints one JSON object on stdout instead of the table.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import platform
 import shutil
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.databases import create_database, drop_database  # noqa: E402
-from bench.support import bench_env, percentile, safe_url  # noqa: E402
-
-GOAL_MS = 5.0
-PLANNER = "bench-scripted"
-OWNER = "bench-step-overhead"
-
-
-# --- helpers -------------------------------------------------------------------------------------
-
-
-def summary(values: Sequence[float]) -> dict[str, float]:
-    return {
-        "median": statistics.median(values),
-        "p95": percentile(values, 95),
-        "mean": statistics.fmean(values),
-        "max": max(values),
-    }
+from bench.step_figures import (  # noqa: E402
+    GROWTH_GOAL,
+    POSTGRES_GOAL_MS,
+    Figures,
+    collect,
+    goals,
+    mean_ms_per_step,
+    summary,
+    to_json,
+)
+from bench.step_worker import listen, register_scripted_planner  # noqa: E402
+from bench.support import bench_env, safe_url  # noqa: E402
 
 
 def configure_django(*, var_dir: str, database_url: str, redis_url: str) -> None:
     os.environ.update(bench_env(var_dir=var_dir, database_url=database_url, redis_url=redis_url))
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     import django
     from django.core.management import call_command
 
@@ -72,200 +67,9 @@ def configure_django(*, var_dir: str, database_url: str, redis_url: str) -> None
     call_command("migrate", verbosity=0, interactive=False)
 
 
-# --- the scripted run ----------------------------------------------------------------------------
-
-
-def _echo(arguments: dict[str, Any], context: Any) -> dict[str, Any]:
-    return {"echo": arguments["text"]}
-
-
-def make_tool() -> Any:
-    from agents.runtime import Tool
-
-    return Tool(
-        name="bench_echo",
-        description="Echo a short text back (a tool that costs nothing).",
-        parameters={
-            "type": "object",
-            "properties": {"text": {"type": "string", "maxLength": 200}},
-            "required": ["text"],
-            "additionalProperties": False,
-        },
-        function=_echo,
-    )
-
-
-def make_script(steps: int) -> list[Any]:
-    """STEPS decisions with one varied tool call each (so loop detection stays quiet), then done."""
-    from agents.runtime import Decision, ToolCall, Usage
-
-    script: list[Any] = [
-        Decision(
-            message=f"Step {index}: echoing a token.",
-            tool_calls=(ToolCall(f"call-{index}", "bench_echo", {"text": f"token {index}"}),),
-            usage=Usage(prompt_tokens=50, completion_tokens=10),
-        )
-        for index in range(1, steps + 1)
-    ]
-    script.append(Decision(message=f"Done after {steps} steps.", usage=Usage(50, 10)))
-    return script
-
-
-def budget_for(steps: int) -> Any:
-    from agents.runtime import Budget
-
-    return Budget(max_steps=steps + 1, max_tokens=10_000_000, max_seconds=24 * 3600)
-
-
-# --- the two paths -------------------------------------------------------------------------------
-
-
-def time_pure(steps: int) -> tuple[list[float], float]:
-    """Unit end times through Agent.step with a ListSink; returns (marks, total seconds)."""
-    from agents.registry import get_kind, kind_tools
-    from agents.runtime import (
-        Agent,
-        ListSink,
-        MemoryArtifacts,
-        RunState,
-        ScriptedPolicy,
-        ToolRegistry,
-    )
-
-    kind = get_kind("studio")
-    agent = Agent(
-        policy=ScriptedPolicy(make_script(steps), name=PLANNER),
-        tools=ToolRegistry([*kind_tools(kind), make_tool()]),
-        sink=ListSink(),
-        artifacts=MemoryArtifacts(),
-        budget=budget_for(steps),
-    )
-    state = RunState.start(prompt="Echo tokens, one per step.", system=kind.system_prompt)
-    marks = [time.perf_counter()]
-    while True:
-        outcome = agent.step(state)
-        marks.append(time.perf_counter())
-        if outcome is not None:
-            break
-    assert outcome.status == "succeeded", outcome
-    return marks, marks[-1] - marks[0]
-
-
-class DbRunResult:
-    def __init__(self) -> None:
-        self.marks: list[float] = []
-        self.checkpoint_s: list[float] = []
-        self.slice_starts: list[float] = []
-        self.slices = 0
-        self.total_s = 0.0
-        self.events = 0
-        self.state_bytes = 0
-        self.status = ""
-
-
-def time_db(
-    steps: int,
-    slice_units: int,
-    script_holder: dict[str, Any],
-    before_start: Callable[[int], None] | None = None,
-) -> DbRunResult:
-    """One run through run_advance, timing the end of every checkpoint."""
-    from django.contrib.auth.models import User
-
-    from agents.models import Run
-    from agents.services import execution
-    from agents.services.workspaces import workspace_create
-
-    script_holder["script"] = make_script(steps)
-    user, _ = User.objects.get_or_create(username="bench")
-    workspace = workspace_create(owner=user, name="bench", kind="studio")
-    run = Run.objects.create(
-        workspace=workspace,
-        prompt="Echo tokens, one per step.",
-        options={"planner": PLANNER},
-        budget=budget_for(steps).to_dict(),
-    )
-    if before_start is not None:
-        before_start(run.pk)
-    result = DbRunResult()
-    original = execution._checkpoint
-
-    def timed_checkpoint(**kwargs: Any) -> None:
-        begun = time.perf_counter()
-        original(**kwargs)
-        ended = time.perf_counter()
-        result.checkpoint_s.append(ended - begun)
-        result.marks.append(ended)
-
-    execution._checkpoint = timed_checkpoint
-    try:
-        result.marks.append(time.perf_counter())
-        while True:
-            result.slice_starts.append(time.perf_counter())
-            outcome = execution.run_advance(
-                run_id=run.pk, owner=f"{OWNER}-{result.slices}", max_units=slice_units
-            )
-            result.slices += 1
-            if outcome.status == "finished":
-                break
-            if outcome.status != "continue":
-                raise RuntimeError(f"unexpected slice status {outcome.status!r}")
-        result.total_s = time.perf_counter() - result.marks[0]
-    finally:
-        execution._checkpoint = original
-    run.refresh_from_db()
-    result.status = run.status
-    result.events = run.events.count()
-    result.state_bytes = len(json.dumps(run.state))
-    if run.status != "succeeded":
-        raise RuntimeError(f"the run ended {run.status}: {run.message}")
-    return result
-
-
-def per_step(marks: Sequence[float], steps: int) -> list[float]:
-    """Seconds per step from unit end times: each step is two units (decide, act)."""
-    return [marks[2 * k + 2] - marks[2 * k] for k in range(steps)]
-
-
-def listen(redis_url: str) -> tuple[Callable[[int], str], Callable[[str], int]]:
-    """Helpers that put one listener channel in a run's group and later count what it got."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    from agents.services.publishing import run_group
-
-    layer = get_channel_layer()
-
-    groups: dict[str, str] = {}
-
-    def join(run_id: int) -> str:
-        channel = str(async_to_sync(layer.new_channel)())
-        groups[channel] = run_group(run_id)
-        async_to_sync(layer.group_add)(groups[channel], channel)
-        return channel
-
-    async def _drain(channel: str) -> int:
-        count = 0
-        while True:
-            try:
-                message = await asyncio.wait_for(layer.receive(channel), timeout=1.0)
-            except TimeoutError:
-                await layer.group_discard(groups.pop(channel), channel)
-                return count
-            count += len(message.get("events", []))
-
-    def drain(channel: str) -> int:
-        return int(async_to_sync(_drain)(channel))
-
-    return join, drain
-
-
-# --- main ----------------------------------------------------------------------------------------
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=200, help="tool-calling steps (default 200)")
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=100, help="tool-calling steps (default 100)")
     parser.add_argument("--runs", type=int, default=3, help="measured runs per path (default 3)")
     parser.add_argument("--warmup-steps", type=int, default=20, help="steps of the warm-up run")
     parser.add_argument(
@@ -283,10 +87,20 @@ def main() -> int:
     parser.add_argument(
         "--slice-units", type=int, default=0, help="units per slice (default AGENT_SLICE_UNITS)"
     )
-    args = parser.parse_args()
-    if args.steps < 1 or args.runs < 1:
-        parser.error("--steps and --runs must be positive")
+    parser.add_argument(
+        "--no-reference", action="store_true", help="skip the smolagents reference run"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object on stdout instead of the table"
+    )
+    args = parser.parse_args(argv)
+    if args.steps < 1 or args.runs < 1 or args.warmup_steps < 1:
+        parser.error("--steps, --runs and --warmup-steps must be positive")
+    return args
 
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     var_dir = tempfile.mkdtemp(prefix="bench-steps-")
     db_name = ""
     database_url = ""
@@ -294,7 +108,7 @@ def main() -> int:
         if args.database_url:
             database_url, db_name = create_database(args.database_url, "bench_steps")
         configure_django(var_dir=var_dir, database_url=database_url, redis_url=args.redis_url)
-        return measure(args, database_url=database_url)
+        return measure(args, database_url=database_url, var_dir=Path(var_dir))
     finally:
         if db_name:
             from django.db import connections
@@ -304,25 +118,37 @@ def main() -> int:
         shutil.rmtree(var_dir, ignore_errors=True)
 
 
-def measure(args: argparse.Namespace, *, database_url: str) -> int:
-    import django
+def measure(args: argparse.Namespace, *, database_url: str, var_dir: Path) -> int:
     from django.conf import settings
-    from django.db import connection
 
-    from agents.registry import ExtraPlanner, register_planner
-    from agents.runtime import ScriptedPolicy
-
-    holder: dict[str, Any] = {}
-    register_planner(
-        PLANNER,
-        ExtraPlanner(
-            factory=lambda: ScriptedPolicy(holder["script"], name=PLANNER), tools=(make_tool(),)
-        ),
-    )
+    holder = register_scripted_planner()
     slice_units = args.slice_units or settings.AGENT_SLICE_UNITS
-    join = drain = None
-    if args.redis_url:
-        join, drain = listen(args.redis_url)
+    join, drain = listen() if args.redis_url else (None, None)
+    if not args.json:
+        describe(args, database_url=database_url, slice_units=slice_units)
+    figures = collect(
+        steps=args.steps,
+        runs=args.runs,
+        warmup_steps=args.warmup_steps,
+        slice_units=slice_units,
+        holder=holder,
+        reference_dir=var_dir,
+        reference=not args.no_reference,
+        join=join,
+        drain=drain,
+    )
+    if figures.reference_skipped and not args.no_reference:
+        print(f"step_overhead: {figures.reference_skipped}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(to_json(figures)))
+    else:
+        report(figures, redis=bool(args.redis_url))
+    return 0
+
+
+def describe(args: argparse.Namespace, *, database_url: str, slice_units: int) -> None:
+    import django
+    from django.db import connection
 
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -334,7 +160,11 @@ def measure(args: argparse.Namespace, *, database_url: str) -> int:
         db_desc = (
             f"SQLite {connection.Database.sqlite_version} (WAL, synchronous=NORMAL, temp file)"
         )
-
+    publishing = (
+        f"Redis channel layer {safe_url(args.redis_url)}, one listener channel in the run group"
+        if args.redis_url
+        else "off (no REDIS_URL: EVENTS_PUSH is False)"
+    )
     print("step_overhead: per-step cost of run_advance (step + checkpoint + publish)")
     print("configuration")
     print(f"  python         {platform.python_version()}, Django {django.get_version()}")
@@ -343,11 +173,6 @@ def measure(args: argparse.Namespace, *, database_url: str) -> int:
         f"load average {os.getloadavg()[0]:.2f} at start"
     )
     print(f"  database       {db_desc}")
-    publishing = (
-        f"Redis channel layer {safe_url(args.redis_url)}, one listener channel in the run group"
-        if args.redis_url
-        else "off (no REDIS_URL: EVENTS_PUSH is False)"
-    )
     print(f"  publishing     {publishing}")
     print(f"  run            {args.steps} steps (1 decision + 1 bench_echo call each) + final")
     print(f"                 answer = {2 * args.steps + 1} units; slices of {slice_units} units")
@@ -355,100 +180,64 @@ def measure(args: argparse.Namespace, *, database_url: str) -> int:
     print("                 warm-up run")
     print()
 
-    # warm-up both paths (imports, connections, caches)
-    time_pure(args.warmup_steps)
-    time_db(args.warmup_steps, slice_units, holder)
 
-    pure_steps: list[float] = []
-    pure_totals: list[float] = []
-    for _ in range(args.runs):
-        marks, total = time_pure(args.steps)
-        pure_steps += per_step(marks, args.steps)
-        pure_totals.append(total)
-
-    db_steps: list[float] = []
-    db_checkpoints: list[float] = []
-    db_results: list[DbRunResult] = []
-    in_slice: list[float] = []
-    slice_start: list[float] = []
-    first_tenth: list[float] = []
-    last_tenth: list[float] = []
-    tenth = max(1, args.steps // 10)
-    received: list[int] = []
-    channels: list[str] = []
-    for _ in range(args.runs):
-        channels.clear()
-        result = time_db(
-            args.steps,
-            slice_units,
-            holder,
-            before_start=(lambda run_id: channels.append(join(run_id))) if join else None,
-        )
-        steps = per_step(result.marks, args.steps)
-        db_steps += steps
-        for k, seconds in enumerate(steps):
-            begun, ended = result.marks[2 * k], result.marks[2 * k + 2]
-            starts = any(begun <= at < ended for at in result.slice_starts)
-            (slice_start if starts else in_slice).append(seconds)
-        first_tenth += steps[:tenth]
-        last_tenth += steps[-tenth:]
-        # the checkpoints of a step's two units
-        db_checkpoints += [
-            result.checkpoint_s[2 * k] + result.checkpoint_s[2 * k + 1] for k in range(args.steps)
-        ]
-        db_results.append(result)
-        if channels and drain:
-            received.append(drain(channels[0]))
-
-    ms = 1000.0
-    pure = summary(pure_steps)
-    db = summary(db_steps)
-    ckpt = summary(db_checkpoints)
+def report(figures: Figures, *, redis: bool) -> None:
+    tenth = figures.tenth
     print("results (ms per step; a step = decide unit + tool unit; time between checkpoints)")
-    print(f"  {'':34}{'median':>9}{'p95':>9}{'mean':>9}{'max':>9}")
-    _row("pure runtime (Agent + ListSink)", pure, ms)
-    _row("run_advance (DB + publish)", db, ms)
-    _row("  of which inside _checkpoint", ckpt, ms)
-    _row("  steps inside a slice", summary(in_slice), ms)
-    if slice_start:
-        _row("  steps that open a new slice", summary(slice_start), ms)
-    _row(f"  first {tenth} steps of each run", summary(first_tenth), ms)
-    _row(f"  last {tenth} steps of each run", summary(last_tenth), ms)
+    print(f"  {'':36}{'median':>9}{'p95':>9}{'mean':>9}{'max':>9}")
+    _row("pure runtime (Agent + ListSink)", figures.pure_steps)
+    _row("run_advance (DB + publish)", figures.db_steps)
+    _row("  of which inside _checkpoint", figures.checkpoints)
+    _row("  steps inside a slice", figures.in_slice)
+    _row("  steps that open a new slice", figures.slice_start)
+    _row(f"  first {tenth} steps of each run", figures.first_tenth)
+    _row(f"  last {tenth} steps of each run", figures.last_tenth)
+    _row("smolagents ToolCallingAgent + JSON", figures.reference_steps)
     print()
-    totals = [r.total_s for r in db_results]
-    mean_total = statistics.fmean(totals) / args.steps * ms
-    mean_pure = statistics.fmean(pure_totals) / args.steps * ms
+    pure = mean_ms_per_step(figures.pure_totals, figures.steps)
     print(
-        f"  total wall / steps: run_advance {mean_total:.3f} ms, pure {mean_pure:.3f} ms "
-        f"(run totals: {', '.join(f'{t:.3f}s' for t in totals)})"
+        f"  total wall / steps: run_advance {figures.mean_ms:.3f} ms, pure {pure:.3f} ms"
+        f" (run totals: {', '.join(f'{t:.3f}s' for t in figures.db_totals)})"
     )
-    print(
-        f"  overhead ratio (median run_advance / median pure): {db['median'] / pure['median']:.1f}x"
-        f"; added per step: {(db['median'] - pure['median']) * ms:.3f} ms"
-    )
-    last = db_results[-1]
-    print(
-        f"  per run: {last.events} events persisted, {last.slices} slices, "
-        f"final checkpoint state {last.state_bytes / 1024:.0f} KiB of JSON"
-    )
-    if args.redis_url:
-        print(f"  listener channel received {received} events per run (expected {last.events})")
-        if 2 * args.steps + 1 > 1000:
-            print("  (the layer keeps 1000 messages per channel: longer runs under-count here)")
+    reference = figures.reference_ms
+    if reference is None:
+        print(f"  smolagents reference: skipped ({figures.reference_skipped})")
+    else:
+        print(
+            f"  smolagents reference: total wall / steps {reference:.3f} ms, "
+            f"growth {figures.reference_growth:.2f}"
+        )
+    print(f"  growth (mean of the last {tenth} steps / the first {tenth}): {figures.growth:.2f}")
+    last = figures.last_run
+    if last is not None:
+        print(
+            f"  per run: {last.events} events persisted, {last.slices} slices, "
+            f"final checkpoint state {last.state_bytes / 1024:.0f} KiB of JSON"
+        )
+        if redis:
+            print(f"  listener channel received {figures.received} events per run")
+            print(f"  (expected {last.events})")
     print(f"  load average at the end: {os.getloadavg()[0]:.2f}")
-    verdict = "MET" if db["median"] * ms <= GOAL_MS else "MISSED"
-    verdict_p95 = "MET" if db["p95"] * ms <= GOAL_MS else "MISSED"
     print()
-    print(
-        f"goal: <= {GOAL_MS:g} ms per step -> median {db['median'] * ms:.3f} ms: {verdict}; "
-        f"p95 {db['p95'] * ms:.3f} ms: {verdict_p95}"
-    )
-    return 0
+    verdicts = goals(figures)
+    print("goals")
+    against = _verdict(verdicts, "mean_vs_reference")
+    print(f"  mean {figures.mean_ms:.3f} ms <= smolagents reference: {against}")
+    print(f"  mean <= {POSTGRES_GOAL_MS:g} ms on PostgreSQL: {_verdict(verdicts, 'postgres_5ms')}")
+    print(f"  growth {figures.growth:.2f} <= {GROWTH_GOAL:g}: {_verdict(verdicts, 'growth')}")
 
 
-def _row(label: str, values: dict[str, float], scale: float) -> None:
-    cells = "".join(f"{values[key] * scale:9.3f}" for key in ("median", "p95", "mean", "max"))
-    print(f"  {label:34}{cells}")
+def _verdict(verdicts: dict[str, bool | None], key: str) -> str:
+    value = verdicts[key]
+    return "n/a" if value is None else "MET" if value else "MISSED"
+
+
+def _row(label: str, seconds: list[float]) -> None:
+    if not seconds:
+        return
+    values = summary(seconds)
+    cells = "".join(f"{values[key] * 1000:9.3f}" for key in ("median", "p95", "mean", "max"))
+    print(f"  {label:36}{cells}")
 
 
 if __name__ == "__main__":

@@ -231,6 +231,14 @@ AGENT_SWEEP_SECONDS = env_float("AGENT_SWEEP_SECONDS", 10.0)
 # A run nobody holds is re-enqueued only this long after its last enqueue (a lost message, not a
 # busy queue); a run whose lease expired is re-enqueued at the next sweep.
 AGENT_REQUEUE_SECONDS = env_float("AGENT_REQUEUE_SECONDS", 300.0)
+# Wall-clock limit of one tool call (a tool may set its own); past it the call becomes an error
+# result the policy sees. Enforced with SIGALRM in a worker's main thread; 0 means no limit.
+AGENT_TOOL_TIMEOUT_SECONDS = env_float("AGENT_TOOL_TIMEOUT_SECONDS", 120.0)
+# Artifact files no row records (a worker killed between storing a unit's files and committing
+# the unit) are removed once older than AGENT_ORPHAN_FILE_SECONDS, by one worker's sweeper at
+# most every AGENT_JANITOR_SECONDS (or by `manage.py remove_orphan_files`).
+AGENT_ORPHAN_FILE_SECONDS = env_float("AGENT_ORPHAN_FILE_SECONDS", 3600.0)
+AGENT_JANITOR_SECONDS = env_float("AGENT_JANITOR_SECONDS", 3600.0)
 AGENT_PLUGINS = env_list("AGENT_PLUGINS")
 
 # --- model server (OpenAI-compatible); without MODEL_BASE_URL the offline planner is used ---------

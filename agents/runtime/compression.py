@@ -14,7 +14,11 @@ COMPRESSED_MARK = "[compressed]"
 
 def estimate_tokens(messages: list[Message]) -> int:
     """A cheap, model-agnostic estimate (~4 characters a token) used for the context budget."""
-    return sum(len(json.dumps(message, sort_keys=True)) for message in messages) // 4 + 1
+    return sum(_size(message) for message in messages) // 4 + 1
+
+
+def _size(message: Message) -> int:
+    return len(json.dumps(message, sort_keys=True))
 
 
 @dataclass(frozen=True)
@@ -58,14 +62,23 @@ class Compressor:
         """Compress the oldest tool observations, in one block, until the context fits its budget.
 
         Compressing a block of old messages at once (rather than one message per step) rewrites the
-        history rarely, so consecutive model requests keep sharing their prefix.
+        history rarely, so consecutive model requests keep sharing their prefix. When that is not
+        enough, `condense.fit_context` (what the loop calls) also condenses old turns.
         """
+        return [compression for _, compression in self.compress_old(messages)]
+
+    def compress_old(
+        self, messages: list[Message], *, keep_from: int | None = None
+    ) -> list[tuple[int, Compression]]:
+        """`fit_budget`, with the index of each message it rewrote; messages from `keep_from` on
+        (the latest results, not yet seen by the policy) are left whole."""
         if estimate_tokens(messages) <= self.token_budget:
             return []
-        done: list[Compression] = []
+        done: list[tuple[int, Compression]] = []
         target = self.token_budget * 3 // 4
-        for message in messages:
-            if estimate_tokens(messages) <= target:
+        chars = sum(_size(message) for message in messages)  # estimate_tokens, kept up to date
+        for index, message in enumerate(messages[:keep_from]):
+            if chars // 4 + 1 <= target:
                 break
             content = message.get("content") or ""
             is_tool = message.get("role") == "tool"
@@ -74,10 +87,13 @@ class Compressor:
             call_id = message.get("tool_call_id", "")
             tool = message.get("name", "tool")
             ref = self.artifacts.put(name=f"{tool}-{call_id}.txt", content=content)
+            before = _size(message)
             message["content"] = _summary(content, ref, 160)
-            done.append(
-                Compression(call_id, tool, len(content), len(message["content"]), ref, "budget")
+            chars += _size(message) - before
+            compression = Compression(
+                call_id, tool, len(content), len(message["content"]), ref, "budget"
             )
+            done.append((index, compression))
         return done
 
 

@@ -9,6 +9,10 @@ MODEL_MESSAGE = "model.message"
 TOOL_CALL = "tool.call"
 TOOL_RESULT = "tool.result"
 OBSERVATION_COMPRESSED = "observation.compressed"
+CONTEXT_CONDENSED = "context.condensed"
+"""Payload {messages_condensed, steps_condensed, first_step, last_step, tool_calls, tokens_before,
+tokens_after, artifact}: old turns were replaced by one summary message; the artifact holds the
+removed messages whole (a JSON list)."""
 ROUND_COMPLETED = "round.completed"
 ARTIFACT_CREATED = "artifact.created"
 EVENTS_SUPERSEDED = "events.superseded"
@@ -25,6 +29,7 @@ ALL = (
     TOOL_CALL,
     TOOL_RESULT,
     OBSERVATION_COMPRESSED,
+    CONTEXT_CONDENSED,
     ROUND_COMPLETED,
     ARTIFACT_CREATED,
     EVENTS_SUPERSEDED,

@@ -14,6 +14,7 @@ from typing import Any
 from agents.runtime import events
 from agents.runtime.builtin_tools import READ_ARTIFACT
 from agents.runtime.compression import Compressor
+from agents.runtime.condense import fit_context
 from agents.runtime.errors import BudgetExceeded, Cancelled, PolicyError, RunEnded, Stuck
 from agents.runtime.protocols import CancelCheck, Clock, EventSink, Policy, PolicyInput, SystemClock
 from agents.runtime.state import Budget, RunState
@@ -104,8 +105,13 @@ class Agent:
             state.messages.append({"role": "user", "content": state.notice})
             state.notice = ""
         assert self.compressor is not None
-        for compression in self.compressor.fit_budget(state.messages):
+        fitting = fit_context(self.compressor, state.messages)
+        for compression in fitting.compressions:
             self.sink.emit(events.OBSERVATION_COMPRESSED, compression.to_payload())
+        if fitting.condensation is not None:
+            self.sink.emit(events.CONTEXT_CONDENSED, fitting.condensation.to_payload())
+        if fitting.changed_from is not None:
+            state.mark_changed(fitting.changed_from)
         context = PolicyInput(
             messages=state.messages,
             tools=self.tools.specs(),
@@ -178,6 +184,8 @@ class Agent:
             "duration_ms": round(result.duration_ms, 2),
             "step": state.steps,
         }
+        if result.timed_out:
+            payload["timed_out"] = True
         assert self.compressor is not None
         # read_artifact pages are bounded already; compressing them again would hide them for good
         if len(content) > self.compressor.observation_cap and call.name != READ_ARTIFACT.name:

@@ -48,6 +48,10 @@ class RunState:
     recoveries: int = 0
     stuck: StuckDetector = field(default_factory=StuckDetector)
     outcome: Outcome | None = None
+    changed_from: int | None = field(default=None, compare=False)
+    """The lowest message index rewritten or removed since the last checkpoint; None when only
+    appends happened (then the stored messages plus the new ones are the messages). Not part of
+    `to_dict`: the host resets it with `mark_saved` once it has stored a checkpoint."""
 
     @classmethod
     def start(cls, *, prompt: str, system: str) -> RunState:
@@ -58,6 +62,14 @@ class RunState:
     @property
     def finished(self) -> bool:
         return self.outcome is not None
+
+    def mark_changed(self, index: int) -> None:
+        """Record that the message at `index` (and maybe later ones) was rewritten or removed."""
+        self.changed_from = index if self.changed_from is None else min(self.changed_from, index)
+
+    def mark_saved(self) -> None:
+        """A checkpoint holds the messages as they are: no message has changed since."""
+        self.changed_from = None
 
     def to_dict(self) -> dict[str, Any]:
         return {

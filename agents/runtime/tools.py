@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable, Iterable
@@ -11,6 +12,7 @@ from typing import Any, Protocol
 from jsonschema import Draft202012Validator
 
 from agents.runtime.errors import ToolArgumentsError, ToolError
+from agents.runtime.time_limit import TimeLimit, ToolTimeout
 from agents.runtime.types import ToolCall
 
 
@@ -73,6 +75,8 @@ class Tool:
     """True when a call changes something outside the run's own log (writes a note, stores a
     revision, edits the working scene): its result is kept by call key, so a replayed unit does
     not make the change twice. Read-only tools (search, calculate) skip that write."""
+    timeout_s: float | None = None
+    """This tool's own wall-clock limit per call, in seconds; None: the registry's default."""
 
     def spec(self) -> dict[str, Any]:
         """The tool in the OpenAI `tools` shape."""
@@ -95,6 +99,8 @@ class ToolResult:
     ok: bool
     duration_ms: float
     data: Any = None
+    timed_out: bool = False
+    """True when the call was stopped at its time limit (then `ok` is False)."""
 
 
 class ToolRegistry:
@@ -105,23 +111,28 @@ class ToolRegistry:
         tools: Iterable[Tool] = (),
         passthrough: tuple[type[BaseException], ...] = (),
         memo: ToolMemo | None = None,
+        default_timeout_s: float | None = None,
     ) -> None:
         """`passthrough`: exception types that are the infrastructure's, not the tool's (a
         database connection dropped): they propagate, so the unit is retried whole, instead of
-        becoming an error result the policy would see."""
+        becoming an error result the policy would see.
+
+        `default_timeout_s`: the wall-clock limit of a call to a tool without a `timeout_s` of
+        its own (None: no limit). A call past its limit is stopped and becomes an error result;
+        `agents.runtime.time_limit` says where the limit is enforced."""
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, Draft202012Validator] = {}
         self.passthrough = passthrough
         self.memo = memo
+        self.default_timeout_s = default_timeout_s
         for tool in tools:
             self.register(tool)
 
     def register(self, tool: Tool) -> None:
         if tool.name in self._tools:
             raise ValueError(f"tool {tool.name!r} is already registered")
-        Draft202012Validator.check_schema(tool.parameters)
         self._tools[tool.name] = tool
-        self._validators[tool.name] = Draft202012Validator(tool.parameters)
+        self._validators[tool.name] = _validator(json.dumps(tool.parameters, sort_keys=True))
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
@@ -137,6 +148,10 @@ class ToolRegistry:
     def _effects(self, call: ToolCall) -> bool:
         tool = self._tools.get(call.name)
         return tool is not None and tool.effects
+
+    def timeout_for(self, tool: Tool) -> float | None:
+        """The effective limit of a call to `tool`: its own, else the registry's default."""
+        return tool.timeout_s if tool.timeout_s is not None else self.default_timeout_s
 
     def validate(self, call: ToolCall) -> Tool:
         tool = self._tools.get(call.name)
@@ -159,13 +174,20 @@ class ToolRegistry:
             done = self.memo.get(context.call_key)
             if done is not None:  # made before, by a unit that was lost before it committed
                 return _result(call, done, ok=True, started=started, data=_parsed(done))
+        limit: TimeLimit | None = None
         try:
             if call.error:
                 raise ToolArgumentsError(
                     f"could not read the arguments for {call.name}: {call.error}"
                 )
             tool = self.validate(call)
-            data = tool.function(call.arguments, context)
+            limit = TimeLimit(self.timeout_for(tool))
+            data = limit.call(tool.function, call.arguments, context)
+        except ToolTimeout as timeout:
+            if timeout.limit is not limit:  # an enclosing limit's: not this call's to report
+                raise
+            message = f"error: {call.name} timed out after {timeout.seconds:g} s"
+            return _result(call, message, ok=False, started=started, timed_out=True)
         except ToolError as error:
             return _result(call, f"error: {error}", ok=False, started=started)
         except Exception as error:  # a tool bug must not crash the run: the policy sees it
@@ -180,11 +202,28 @@ class ToolRegistry:
         return _result(call, content, ok=True, started=started, data=data)
 
 
+@functools.lru_cache(maxsize=1024)
+def _validator(schema: str) -> Draft202012Validator:
+    """A checked validator per schema text: a registry is built at every slice start, and checking
+    a schema costs milliseconds, so each distinct schema is checked once per process."""
+    parsed = json.loads(schema)
+    Draft202012Validator.check_schema(parsed)
+    return Draft202012Validator(parsed)
+
+
 def _result(
-    call: ToolCall, content: str, *, ok: bool, started: float, data: Any = None
+    call: ToolCall,
+    content: str,
+    *,
+    ok: bool,
+    started: float,
+    data: Any = None,
+    timed_out: bool = False,
 ) -> ToolResult:
     elapsed = (time.perf_counter() - started) * 1000
-    return ToolResult(call=call, content=content, ok=ok, duration_ms=elapsed, data=data)
+    return ToolResult(
+        call=call, content=content, ok=ok, duration_ms=elapsed, data=data, timed_out=timed_out
+    )
 
 
 def _parsed(content: str) -> Any:

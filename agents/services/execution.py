@@ -27,24 +27,25 @@ import logging
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Literal
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import get_valid_filename
 
 from agents.model_settings import MODEL_PLANNER, model_config
-from agents.models import Artifact, Event, Run
+from agents.models import Run
 from agents.registry import CONTEXT_TURN, get_kind, kind_tools, resolve_planner
 from agents.runtime import Agent, Budget, Outcome, Policy, RunState, ToolRegistry, events
 from agents.runtime.types import Message
-from agents.services.publishing import events_publish
+from agents.selectors import run_messages
+from agents.services.checkpoint import LeaseLost, UnitWrite, unit_commit
 from agents.services.tool_memo import DatabaseToolMemo
 from agents.services.unit_log import UnitLog, run_is_cancel_requested
 
@@ -53,8 +54,7 @@ logger = logging.getLogger(__name__)
 SliceStatus = Literal["finished", "continue", "busy", "lost"]
 
 
-class LeaseLost(Exception):
-    """Another worker took the run over (our lease expired); stop without writing."""
+__all__ = ["LeaseLost", "run_advance", "run_cancel_idle", "run_fail_internal"]
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,31 @@ class LeaseHeartbeat:
             connection.close()  # this thread's own connection
 
 
-def build_agent(run: Run, log: UnitLog, lease_lost: threading.Event | None = None) -> Agent:
+class CancelWatch:
+    """Whether the run must stop: its lease was lost, or a cancel was asked for. Every commit
+    says whether a cancel was asked (free); only within a long unit (a model stream, a slow
+    tool) is the database asked, at most every `interval` seconds."""
+
+    def __init__(
+        self, run_id: int, lease_lost: threading.Event | None = None, interval: float = 0.5
+    ) -> None:
+        self.run_id, self.lease_lost, self.interval = run_id, lease_lost, interval
+        self.requested = False
+        self.checked_at = float("-inf")
+
+    def note(self, requested: bool) -> None:
+        self.requested = self.requested or requested
+        self.checked_at = time.monotonic()
+
+    def __call__(self) -> bool:
+        if self.lease_lost is not None and self.lease_lost.is_set():
+            return True
+        if not self.requested and time.monotonic() - self.checked_at >= self.interval:
+            self.note(run_is_cancel_requested(self.run_id))
+        return self.requested
+
+
+def build_agent(run: Run, log: UnitLog, cancelled: CancelWatch | None = None) -> Agent:
     planner = run.options.get("planner", "offline")
     policy: Policy
     if planner == MODEL_PLANNER:
@@ -141,13 +165,16 @@ def build_agent(run: Run, log: UnitLog, lease_lost: threading.Event | None = Non
     return Agent(
         policy=policy,
         # A transient database error inside a tool retries the slice; it is not the tool's fault.
-        tools=ToolRegistry(tools, passthrough=(DatabaseError,), memo=DatabaseToolMemo(run.pk)),
+        tools=ToolRegistry(
+            tools,
+            passthrough=(DatabaseError,),
+            memo=DatabaseToolMemo(run.pk),
+            default_timeout_s=settings.AGENT_TOOL_TIMEOUT_SECONDS or None,
+        ),
         sink=log,
         artifacts=log,
         budget=Budget.from_dict(run.budget),
-        cancelled=lambda: (
-            (lease_lost is not None and lease_lost.is_set()) or run_is_cancel_requested(run.pk)
-        ),
+        cancelled=cancelled or CancelWatch(run.pk),
         options={**run.options, "run_id": run.pk, "workspace_id": run.workspace_id},
     )
 
@@ -224,14 +251,23 @@ def run_advance(
             raise
 
 
+@dataclass
+class SavedConversation:
+    """How many of the run's messages its stored rows hold (as of the last commit)."""
+
+    count: int
+
+
 def _advance(
     run_id: int, owner: str, max_units: int, max_seconds: float, heartbeat: LeaseHeartbeat
 ) -> SliceResult:
     run = Run.objects.select_related("workspace").get(pk=run_id)
     log = UnitLog(run_id)
+    cancel = CancelWatch(run_id, heartbeat.lost)
+    cancel.note(run.cancel_requested)
     try:
-        agent = build_agent(run, log, heartbeat.lost)
-        state = RunState.from_dict(run.state) if run.state else run_start_state(run)
+        agent = build_agent(run, log, cancel)
+        state, saved = _load_state(run)
     except LookupError as error:  # the planner or kind vanished from this deployment
         _fail(run_id=run_id, owner=owner, log=log, message=str(error))
         return SliceResult("finished")
@@ -248,7 +284,9 @@ def _advance(
         )
     # Streamed text and progress are committed as they happen (the unit's own events so far go
     # with them, to keep seq order); the state is still checkpointed only at the end of the unit.
-    log.on_live = lambda: _checkpoint(run_id=run_id, owner=owner, state=None, log=log, outcome=None)
+    log.on_live = lambda: _checkpoint(
+        run_id=run_id, owner=owner, state=None, log=log, outcome=None, cancel=cancel
+    )
     started, units = time.monotonic(), 0
     try:
         while True:
@@ -256,7 +294,15 @@ def _advance(
             units += 1
             if heartbeat.lost.is_set():
                 raise LeaseLost(run_id)
-            _checkpoint(run_id=run_id, owner=owner, state=state, log=log, outcome=outcome)
+            _checkpoint(
+                run_id=run_id,
+                owner=owner,
+                state=state,
+                log=log,
+                outcome=outcome,
+                saved=saved,
+                cancel=cancel,
+            )
             if outcome is not None:
                 return SliceResult("finished", units)
             if units >= max_units or time.monotonic() - started >= max_seconds:
@@ -268,16 +314,49 @@ def _advance(
     return SliceResult("continue", units)
 
 
+def _load_state(run: Run) -> tuple[RunState, SavedConversation]:
+    """The run's state from its last checkpoint (its messages from their rows), or a new one."""
+    if not run.state:
+        return run_start_state(run), SavedConversation(0)
+    if "messages" in run.state:  # a checkpoint written whole: its messages are not rows yet
+        return RunState.from_dict(run.state), SavedConversation(0)
+    messages = run_messages(run_id=run.pk)
+    return RunState.from_dict({**run.state, "messages": messages}), SavedConversation(len(messages))
+
+
 def _checkpoint(
-    *, run_id: int, owner: str, state: RunState | None, log: UnitLog, outcome: Outcome | None
+    *,
+    run_id: int,
+    owner: str,
+    state: RunState | None,
+    log: UnitLog,
+    outcome: Outcome | None,
+    saved: SavedConversation | None = None,
+    cancel: CancelWatch | None = None,
 ) -> None:
+    """Record what the unit produced. `saved` tracks the stored messages, so only the new ones
+    are written (without it, the conversation is written whole)."""
     staged_events, staged_artifacts = log.drain()
     stored = [
         (pending, _store_file(run_id, pending.ref, pending.name, pending.content))
         for pending in staged_artifacts
     ]
+    write = UnitWrite(run_id, owner, staged_events, stored, outcome=outcome)
+    if state is not None:
+        saved_count = saved.count if saved is not None else 0
+        start = saved_count if state.changed_from is None else min(state.changed_from, saved_count)
+        checkpoint = state.to_dict()
+        del checkpoint["messages"]
+        write = replace(
+            write,
+            state={**checkpoint, "message_count": len(state.messages)},
+            messages=state.messages[start:],
+            message_start=start,
+            message_count=len(state.messages),
+            rewrite=saved is None or start < saved_count,
+        )
     try:
-        _commit(run_id, owner, state, outcome, staged_events, stored)
+        committed = unit_commit(write)
     except BaseException:
         # Not recorded (the lease was lost, the database failed): the files go too, so a unit
         # that runs again leaves no orphan on disk.
@@ -287,68 +366,12 @@ def _checkpoint(
             except OSError:
                 logger.warning("run %s: could not remove %s", run_id, path)
         raise
-
-
-def _commit(
-    run_id: int,
-    owner: str,
-    state: RunState | None,
-    outcome: Outcome | None,
-    staged_events: list[tuple[str, datetime, dict[str, Any]]],
-    stored: list[tuple[Any, str]],
-) -> None:
-    with transaction.atomic():
-        # Lock and read only the small columns: the state (which grows with the run) is written,
-        # never read back, at a checkpoint.
-        current = (
-            Run.objects.select_for_update()
-            .filter(pk=run_id)
-            .values("lease_owner", "last_seq", "status")
-            .get()
-        )
-        if current["lease_owner"] != owner:
-            raise LeaseLost(run_id)
-        now = timezone.now()
-        rows = [
-            Event(run_id=run_id, seq=current["last_seq"] + index, type=type, ts=ts, payload=payload)
-            for index, (type, ts, payload) in enumerate(staged_events, start=1)
-        ]
-        Event.objects.bulk_create(rows)
-        Artifact.objects.bulk_create(
-            Artifact(
-                run_id=run_id,
-                ref=pending.ref,
-                kind=pending.kind,
-                name=pending.name,
-                file=path,
-                media_type=pending.media_type,
-                size=len(pending.content),
-                metadata=pending.metadata,
-            )
-            for pending, path in stored
-        )
-        changes: dict[str, Any] = {
-            "last_seq": current["last_seq"] + len(rows),
-            "lease_expires_at": now + timedelta(seconds=settings.AGENT_LEASE_SECONDS),
-            "updated_at": now,
-        }
-        if state is not None or outcome is not None:
-            changes["checkpoint_seq"] = changes["last_seq"]
-        if state is not None:
-            changes["state"] = state.to_dict()
-        if current["status"] == Run.Status.QUEUED:
-            changes.update(status=Run.Status.RUNNING, started_at=now)
-        if outcome is not None:
-            changes.update(
-                status=outcome.status,
-                result=outcome.to_dict(),
-                message=outcome.message,
-                finished_at=now,
-                lease_owner="",
-                lease_expires_at=None,
-            )
-        Run.objects.filter(pk=run_id).update(**changes)
-        transaction.on_commit(lambda: events_publish(run_id=run_id, events=rows))
+    if state is not None:
+        state.mark_saved()
+        if saved is not None:
+            saved.count = len(state.messages)
+    if cancel is not None:
+        cancel.note(committed.cancel_requested)
 
 
 def _store_file(run_id: int, ref: str, name: str, content: bytes) -> str:

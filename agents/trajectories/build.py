@@ -14,7 +14,7 @@ from agents.models import Run, RunFeedback
 from agents.registry import DEFAULT_SYSTEM_PROMPT, get_kind, kind_tools, resolve_planner
 from agents.runtime import Tool
 from agents.runtime import events as event_types
-from agents.selectors import shown_events
+from agents.selectors import run_state, shown_events
 from agents.trajectories.kinds import signals_for
 from agents.trajectories.known_secrets import settings_scrubber
 from agents.trajectories.record import Feedback, RunFacts, trajectory_record
@@ -50,7 +50,7 @@ def run_facts(run: Run) -> RunFacts:
     ]
     started = first_payload(events, event_types.RUN_STARTED)
     ended = first_payload(events, event_types.RUN_FINISHED) or {}
-    state = run.state or {}
+    state = run_state(run=run) or {}
     kind_signals, notes = _kind_signals(run, events)
     result = run.result if isinstance(run.result, dict) else {}
     return RunFacts(

@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
-from agents.models import Artifact, Run
+from agents.models import Artifact, Run, RunMessage
 from agents.runtime import events as event_types
 from agents.runtime.compression import COMPRESSED_MARK
 from agents.trajectories.signals import EventDict
 
 
 def tool_output(run: Run, call_id: str, events: Sequence[EventDict]) -> str | None:
-    """The full result of a call: from the state, else its compressed artifact, else its event.
+    """The full result of a call: from the state, else its compressed artifact, else the
+    transcript of condensed turns holding it, else its event.
 
     The state keeps results whole unless they were compressed (then an artifact holds them);
     the `tool.result` event keeps only a preview, used when it is complete.
     """
-    for message in (run.state or {}).get("messages", []):
-        if message.get("role") == "tool" and message.get("tool_call_id") == call_id:
-            content = str(message.get("content") or "")
-            if not content.startswith(COMPRESSED_MARK):
-                return content
-            break
+    rows = RunMessage.objects.filter(run=run, body__role="tool", body__tool_call_id=call_id)
+    message = rows.values_list("body", flat=True).first()
+    if message is not None:
+        content = str(message.get("content") or "")
+        if not content.startswith(COMPRESSED_MARK):
+            return content
     for event in events:
         payload = event.get("payload") or {}
         if (
@@ -31,10 +33,34 @@ def tool_output(run: Run, call_id: str, events: Sequence[EventDict]) -> str | No
             stored = _artifact_text(run, str(payload.get("artifact") or ""))
             if stored is not None:
                 return stored
+    condensed = _condensed_result(run, call_id, events)
+    if condensed is not None:
+        return condensed
     for event in events:
         payload = event.get("payload") or {}
         if event.get("type") == event_types.TOOL_RESULT and payload.get("id") == call_id:
             return None if payload.get("truncated") else str(payload.get("content") or "")
+    return None
+
+
+def _condensed_result(run: Run, call_id: str, events: Sequence[EventDict]) -> str | None:
+    """The result as kept in the transcript of condensed turns (a JSON list of messages)."""
+    for event in events:
+        if event.get("type") != event_types.CONTEXT_CONDENSED:
+            continue
+        text = _artifact_text(run, str((event.get("payload") or {}).get("artifact") or ""))
+        try:
+            removed = json.loads(text) if text is not None else []
+        except json.JSONDecodeError:
+            continue
+        for message in removed if isinstance(removed, list) else []:
+            if (
+                isinstance(message, dict)
+                and message.get("role") == "tool"
+                and message.get("tool_call_id") == call_id
+            ):
+                content = str(message.get("content") or "")
+                return None if content.startswith(COMPRESSED_MARK) else content
     return None
 
 

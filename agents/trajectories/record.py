@@ -79,6 +79,11 @@ def trajectory_record(facts: RunFacts) -> dict[str, Any]:
                 for message in paired.messages
                 if message["role"] == "tool" and str(message["content"]).startswith(COMPRESSED_MARK)
             ),
+            "condensed_messages": sum(
+                int((event.get("payload") or {}).get("messages_condensed") or 0)
+                for event in facts.events
+                if event.get("type") == event_types.CONTEXT_CONDENSED
+            ),
             "repairs": [*paired.repairs, *facts.notes],
         },
     }

@@ -118,6 +118,13 @@
       item(event, "note").textContent = "Compressed a " + event.payload.original_chars +
         "-character result of " + event.payload.tool + " into artifact " + event.payload.artifact;
     },
+    "context.condensed": function (event) {
+      const p = event.payload;
+      const steps = p.steps_condensed ? "steps " + p.first_step + "\u2013" + p.last_step : "earlier turns";
+      item(event, "note").textContent = "Condensed " + steps + " (" + p.messages_condensed +
+        " messages, " + p.tokens_before + " \u2192 " + p.tokens_after +
+        " tokens) into a summary; transcript in artifact " + p.artifact;
+    },
     "artifact.created": function (event) {
       item(event, "note").textContent = "Artifact " + event.payload.name + " (" + event.payload.size + " bytes)";
     },

@@ -8,6 +8,7 @@ import pytest
 
 from agents import registry
 from agents.models import Run
+from agents.selectors import run_messages
 from agents.services.execution import conversation_messages, run_advance
 from agents.services.runs import run_create
 from tests.agents.helpers import TWO_SUMS
@@ -50,9 +51,7 @@ def finished(workspace, prompt, *, message="done", status=Run.Status.SUCCEEDED):
 
 def start(run):
     run_advance(run_id=run.pk, owner="test", max_units=1)
-    state = Run.objects.get(pk=run.pk).state
-    assert state is not None
-    return state["messages"]
+    return run_messages(run_id=run.pk)
 
 
 def test_a_kind_without_a_hook_starts_with_the_system_prompt_and_the_request(workspace):
@@ -84,8 +83,9 @@ def test_the_context_is_read_once_and_checkpointed(workspace, with_context, fini
     finished(workspace, "a turn that happened later")  # must not leak into the resumed run
     run = finish_run(run)
     assert run.status == Run.Status.SUCCEEDED, run.message
-    assert run.state["messages"][: len(first) - 1] == first[:-1]
-    assert "a turn that happened later" not in str(run.state["messages"])
+    messages = run_messages(run_id=run.pk)
+    assert messages[: len(first) - 1] == first[:-1]
+    assert "a turn that happened later" not in str(messages)
 
 
 def test_long_conversations_are_condensed(workspace):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from agents.models import EvaluationRun, Event, Run, RunFeedback, TaskResult
+from agents.models import EvaluationRun, Event, Run, RunFeedback, RunMessage, TaskResult
 from agents.services.runs import run_create
 from agents.trajectories.messages import NO_RESULT, pair_messages, unpaired_ids
 from agents.trajectories.scrub import REDACTED, Scrubber
@@ -190,12 +190,14 @@ def test_no_secret_appears_in_any_exported_line(finished, settings, tmp_path, al
         "db postgres://app:hunter2secret@db/app; "
         f"url https://example.com/x?token=abc123456&other=1"
     )
-    state = finished.state
-    state["messages"][3]["content"] = leaky
-    state["messages"][2]["tool_calls"][0]["function"]["arguments"] = json.dumps(
+    rows = RunMessage.objects.filter(run=finished).order_by("position")
+    call, result = rows[2], rows[3]
+    result.body["content"] = leaky
+    call.body["tool_calls"][0]["function"]["arguments"] = json.dumps(
         {"expression": "1+1", "api_key": FRED_KEY}
     )
-    Run.objects.filter(pk=finished.pk).update(state=state)
+    call.save()
+    result.save()
     event = Event.objects.filter(run=finished, type="tool.result").first()
     event.payload = {**event.payload, "ok": False, "content": leaky}
     event.save()

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.files.base import ContentFile
 
-from agents.models import Artifact, Run
+from agents.models import Artifact, Run, RunMessage
 from agents.services.runs import run_create
 from finance.services.documents import document_upload
 from tests.agents.helpers import TWO_SUMS
@@ -37,11 +37,9 @@ def search(run: Run, call_id: str, query: str, *, state_content: str) -> None:
     add_event(run, "tool.call", call)
     preview = {"id": call_id, "name": "search_document", "ok": True, "truncated": True}
     add_event(run, "tool.result", {**preview, "content": state_content[:20]})
-    run.refresh_from_db()
-    state = run.state or {}
     message = {"role": "tool", "tool_call_id": call_id, "content": state_content}
-    state["messages"] = [*state["messages"], message]
-    Run.objects.filter(pk=run.pk).update(state=state)
+    position = RunMessage.objects.filter(run=run).count()
+    RunMessage.objects.create(run=run, position=position, body=message)
 
 
 def test_each_sub_question_is_reported_answered_or_not_with_its_page(finished, alice_api):

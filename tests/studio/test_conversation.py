@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agents.models import Run
+from agents.selectors import run_messages
 from studio.models import SceneRevision
 from studio.scene.model import Scene, scene_from_dict
 from studio.services import revision_create
@@ -21,10 +22,9 @@ def current(workspace) -> Scene:
 
 
 def tool_names(run: Run) -> list[str]:
-    assert run.state is not None
     return [
         call["function"]["name"]
-        for message in run.state["messages"]
+        for message in run_messages(run_id=run.pk)
         for call in message.get("tool_calls") or []
     ]
 
@@ -42,8 +42,7 @@ def test_a_follow_up_edits_only_what_it_names(studio, ask):
     assert after["ball"].material.base_color != before["ball"].material.base_color
     assert "Changed: made ball blue" in run.message
     # the run started with the conversation and the scene
-    assert run.state is not None
-    names = [m.get("name") for m in run.state["messages"][:4]]
+    names = [m.get("name") for m in run_messages(run_id=run.pk)[:4]]
     assert names == [None, "context-turn", "context-turn", "context-state"]
 
 

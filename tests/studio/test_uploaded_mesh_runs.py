@@ -7,6 +7,7 @@ import json
 import pytest
 import trimesh
 
+from agents.selectors import run_messages
 from studio.exports import mesh_resolver, mesh_upload
 from studio.models import SceneRevision
 from studio.planner.edit_plan import UPLOADS_LABEL
@@ -45,8 +46,7 @@ def test_my_duck_goes_on_the_table_then_my_bunny_next_to_the_chair(studio, ask):
     assert low[1] == pytest.approx(top, abs=0.01)
     assert high[1] - low[1] == pytest.approx(0.25, abs=0.005)  # plausible: kept
     # a model reading the run's context sees the uploads too
-    assert run.state is not None
-    listed = [m for m in run.state["messages"] if m.get("name") == UPLOADS_LABEL]
+    listed = [m for m in run_messages(run_id=run.pk) if m.get("name") == UPLOADS_LABEL]
     content = listed[0]["content"]
     nouns = {entry["noun"] for entry in json.loads(content[content.find("[") :])}
     assert nouns == {"duck", "bunny"}
