@@ -1,12 +1,33 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import views as account_views
 from agents import evaluation_views
 from agents import views as agent_views
+
+
+def _schema_view(name: str, **initkwargs: Any) -> Any:
+    """An OpenAPI view built on its first request: the schema generator is heavy to import, and
+    only these two pages need it (so start-up and `manage.py check` do not pay for it)."""
+    built: list[Any] = []
+
+    @csrf_exempt
+    def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not built:
+            from drf_spectacular import views
+
+            built.append(getattr(views, name).as_view(**initkwargs))
+        response: HttpResponse = built[0](request, *args, **kwargs)
+        return response
+
+    return view
+
 
 handler404 = "config.api_errors.not_found"
 handler500 = "config.api_errors.server_error"
@@ -37,6 +58,10 @@ urlpatterns = [
     path("api/v1/studio/", include("studio.urls")),
     path("api/v1/finance/", include("finance.urls")),
     path("api/v1/", include("agents.api.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/schema/", _schema_view("SpectacularAPIView"), name="api-schema"),
+    path(
+        "api/docs/",
+        _schema_view("SpectacularSwaggerView", url_name="api-schema"),
+        name="api-docs",
+    ),
 ]

@@ -7,20 +7,26 @@ class FinanceConfig(AppConfig):
 
     def ready(self) -> None:
         from agents.registry import WorkspaceKind, register_kind
-        from agents.runtime import BUILTIN_TOOLS, Tool
-        from finance.planner import ResearchPlanner
+        from agents.runtime import BUILTIN_TOOLS, Policy, Tool
 
         def tools() -> tuple[Tool, ...]:
             from finance.tools import FINANCE_TOOLS  # parsing, providers, charts: workers only
 
             return (*BUILTIN_TOOLS, *FINANCE_TOOLS)
 
+        def offline_planner() -> Policy:
+            # The planner reads the metric catalogue (pandas) and documents (pdfplumber):
+            # in workers, not at start-up.
+            from finance.planner import ResearchPlanner
+
+            return ResearchPlanner()
+
         register_kind(
             WorkspaceKind(
                 key="finance",
                 label="Financial research",
                 tools=tools,
-                planners={"offline": ResearchPlanner},
+                planners={"offline": offline_planner},
                 system_prompt=(
                     "You research companies from their filings and market data. Start with "
                     "list_documents; compute with analyse_financials, cross_check, "

@@ -11,9 +11,8 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trimesh
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
@@ -21,13 +20,15 @@ from django.utils.text import slugify
 
 from agents.models import Workspace
 from studio.models import SceneRevision, UploadedMesh
-from studio.rendering.renderer import RenderUnavailable, render
-from studio.rendering.result import png
-from studio.scene.export import scene_to_glb, scene_to_obj, scene_to_stl
-from studio.scene.geometry import MeshResolver, object_matrix, object_mesh
-from studio.scene.mesh_import import FORMATS as MESH_FORMATS
-from studio.scene.mesh_import import MeshImportError, import_mesh
 from studio.scene.model import SceneError, SceneObject, scene_from_dict
+
+if TYPE_CHECKING:
+    # Geometry, mesh files and rendering (trimesh, pyrender) load in the functions that use
+    # them, not when the API imports this module.
+    import trimesh
+
+    from studio.scene.geometry import MeshResolver
+    from studio.scene.mesh_import import MeshImportError
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_UPLOAD_FACES = 500_000
@@ -58,6 +59,8 @@ class NoRender(LookupError):
 
 def mesh_resolver(workspace: Workspace) -> MeshResolver:
     """Loads `mesh:<id>` refs from the workspace's uploads (each file read once per resolver)."""
+    from studio.scene.mesh_import import import_mesh
+
     loaded: dict[str, trimesh.Trimesh] = {}
 
     def resolve(ref: str) -> trimesh.Trimesh:
@@ -163,6 +166,8 @@ def revision_thumbnail(revision: SceneRevision) -> bytes:
 
 
 def _build_export(revision: SceneRevision, fmt: str) -> bytes:
+    from studio.scene.export import scene_to_glb, scene_to_obj, scene_to_stl
+
     scene = scene_from_dict(revision.scene)
     resolver = mesh_resolver(revision.workspace)
     if fmt == "png":
@@ -176,6 +181,10 @@ def _build_export(revision: SceneRevision, fmt: str) -> bytes:
 
 def _render_png(revision: SceneRevision, resolver: MeshResolver) -> bytes:
     """A revision stored without its full render (an older round) is rendered on first ask."""
+    from studio.rendering.renderer import RenderUnavailable, render
+    from studio.rendering.result import png
+    from studio.scene.geometry import object_matrix, object_mesh
+
     scene = scene_from_dict(revision.scene)
 
     def mesh_for(obj: SceneObject) -> tuple[trimesh.Trimesh, Any]:
@@ -192,6 +201,8 @@ def _render_png(revision: SceneRevision, resolver: MeshResolver) -> bytes:
 def mesh_upload(*, workspace: Workspace, data: bytes, filename: str) -> UploadedMesh:
     """Check and store an uploaded mesh; MeshImportError says why it cannot be used (nothing is
     stored then)."""
+    from studio.scene.mesh_import import import_mesh
+
     imported = import_mesh(data, filename, max_bytes=MAX_UPLOAD_BYTES, max_faces=MAX_UPLOAD_FACES)
     name = _safe_name(filename, imported.format)
     low, high = imported.bounds
@@ -220,6 +231,8 @@ def upload_too_big(filename: str, size: int) -> MeshImportError | None:
     """The error for an upload over the byte limit, told before its bytes are read."""
     if size <= MAX_UPLOAD_BYTES:
         return None
+    from studio.scene.mesh_import import MeshImportError
+
     name = PurePosixPath(filename.replace("\\", "/")).name[:100] or "the file"
     return MeshImportError(f"{name} is {_size(size)}; the limit is {_size(MAX_UPLOAD_BYTES)}")
 
@@ -234,6 +247,8 @@ def _size(count: int) -> str:
 
 def _safe_name(filename: str, fmt: str) -> str:
     """The upload's base name reduced to safe characters, keeping a mesh extension."""
+    from studio.scene.mesh_import import FORMATS as MESH_FORMATS
+
     base = PurePosixPath(filename.replace("\\", "/")).name
     stem, suffix = PurePosixPath(base).stem, PurePosixPath(base).suffix.lower().lstrip(".")
     stem = re.sub(r"[^\w.\-]+", "_", stem).strip("._")[:80] or "mesh"

@@ -8,20 +8,15 @@ nothing is adjusted: the person's scene is stored as they made it, with the repo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import trimesh
-
-from studio.physics import run_checks
-from studio.refinement import measure_round
-from studio.rendering.renderer import RenderUnavailable
-from studio.scene.export import scene_to_glb
-from studio.scene.geometry import object_mesh, world_mesh
 from studio.scene.model import Scene, SceneError
 
-MeshResolver = Callable[[str], trimesh.Trimesh]
+if TYPE_CHECKING:
+    # Geometry, rendering and physics (trimesh, pyrender, mujoco) load where a scene is
+    # checked, not when the API imports the caps.
+    from studio.scene.geometry import MeshResolver
 
 MAX_OBJECTS = 200
 MAX_TRIANGLES = 1_000_000
@@ -67,6 +62,9 @@ def edit_source(description: Any) -> str:
 def check_caps(scene: Scene, *, resolve_mesh: MeshResolver | None = None) -> bytes:
     """Build every object (SceneError if one cannot be), enforce the caps, and return the GLB,
     which the caller may keep as the revision's cached export."""
+    from studio.scene.export import scene_to_glb
+    from studio.scene.geometry import object_mesh
+
     if len(scene.objects) > MAX_OBJECTS:
         raise CapExceeded(
             f"the scene has {len(scene.objects)} objects; an edit may have at most {MAX_OBJECTS}"
@@ -93,6 +91,11 @@ def measure(scene: Scene, *, resolve_mesh: MeshResolver | None = None) -> Measur
     The report has the shape of an agent round's summary (`passed`, `checks`, `changes`). Where
     no GL context can be made the physics checks still run and a note says why there is no image.
     """
+    from studio.physics import run_checks
+    from studio.refinement import measure_round
+    from studio.rendering.renderer import RenderUnavailable
+    from studio.scene.geometry import world_mesh
+
     measured = Measured(report={})
     try:
         width, height = RENDER_SIZE

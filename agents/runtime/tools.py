@@ -7,13 +7,14 @@ import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agents.runtime.errors import ToolArgumentsError, ToolError
 from agents.runtime.time_limit import TimeLimit, ToolTimeout
 from agents.runtime.types import ToolCall
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 
 class ArtifactStore(Protocol):
@@ -206,6 +207,8 @@ class ToolRegistry:
 def _validator(schema: str) -> Draft202012Validator:
     """A checked validator per schema text: a registry is built at every slice start, and checking
     a schema costs milliseconds, so each distinct schema is checked once per process."""
+    from jsonschema import Draft202012Validator  # loaded with the first registry, not at start-up
+
     parsed = json.loads(schema)
     Draft202012Validator.check_schema(parsed)
     return Draft202012Validator(parsed)

@@ -10,10 +10,12 @@ import hashlib
 import io
 import re
 from pathlib import Path
-
-import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+from typing import TYPE_CHECKING
 
 from finance.documents.ingest import DocumentError, ParsedDocument, cache_load, cache_store
+
+if TYPE_CHECKING:
+    import pandas as pd  # type: ignore[import-untyped,unused-ignore]
 
 MAX_ROWS = 2_000_000
 ROWS_PER_PAGE = 50
@@ -24,6 +26,9 @@ NUMERIC_SHARE = 0.9  # of a price column's non-blank cells that must be numbers
 
 def read_data_csv(data: bytes) -> pd.DataFrame:
     """The CSV as a frame with stripped column names."""
+    # pandas loads where a CSV is read, not when the web process imports this module.
+    import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+
     if b"\x00" in data[:65536]:
         raise DocumentError("the file is not a CSV (it holds binary data)")
     try:
@@ -66,6 +71,8 @@ def check_price_column(frame: pd.DataFrame) -> None:
 
 def _numbers(values: pd.Series) -> pd.Series:
     """Numbers as printed ("1,234.50", "$99") or NaN."""
+    import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+
     text = values.astype(str).str.strip().str.replace(r"^\$|,", "", regex=True)
     return pd.to_numeric(text, errors="coerce")
 
@@ -107,6 +114,8 @@ def _column(frame: pd.DataFrame, names: tuple[str, ...]) -> str | None:
 
 def price_series(frame: pd.DataFrame, label: str) -> pd.Series:
     """Prices by date (adjusted close when the file has it), oldest first."""
+    import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+
     date_column = _column(frame, DATE_COLUMNS) or str(frame.columns[0])
     price_column = _column(frame, PRICE_COLUMNS)
     if price_column is None:

@@ -29,8 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
-
 from finance.documents.json_cache import read_json, write_json
 from finance.documents.naming import describe, guess_title, profile_metadata
 from finance.documents.profile import DocumentProfile
@@ -140,6 +138,8 @@ def clean_text(text: str) -> str:
 
 
 def _open_pdf(data: bytes) -> Any:
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
     try:
         return pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
@@ -160,6 +160,8 @@ def pdf_error(exc: Exception) -> DocumentError:
 
 def _extract_range(data: bytes, start: int, stop: int) -> list[str]:
     """Text of pages [start, stop); runs in a worker process, so it opens its own document."""
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
     doc = pdfium.PdfDocument(data)
     try:
         out = []
@@ -294,6 +296,8 @@ def ingest_pdf(
         raise DocumentError("the PDF has no pages")
     if page_count > max_pages:
         raise DocumentError(f"the PDF has {page_count} pages; the limit is {max_pages}")
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
     try:
         pages = extract_pages(data, page_count, workers=workers, progress=progress)
     except pdfium.PdfiumError as exc:

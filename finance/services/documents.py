@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
@@ -78,6 +77,8 @@ def check_upload(data: bytes, kind: str) -> None:
         check_pdf_bytes(data)
     except DocumentError as error:
         raise UploadError(str(error)) from error
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
     with PDFIUM_LOCK:
         try:
             pdf = pdfium.PdfDocument(data)

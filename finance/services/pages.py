@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 from django.core.files.storage import FileSystemStorage
 
 from finance.documents.data_files import ingest_csv
@@ -132,6 +131,8 @@ def page_info(*, document: Document, page: int) -> PageInfo:
         with document.file.open("rb") as handle:
             parsed = ingest_csv(handle.read(), cache_dir=cache_dir("documents"))
         return PageInfo(document, page, document.pages, None, None, parsed.pages[page])
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
     with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(_pdf_source(document))
         try:
@@ -157,6 +158,8 @@ def page_png(*, document: Document, page: int, scale: float) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         pass
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
     with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(_pdf_source(document))
         try:

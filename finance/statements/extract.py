@@ -6,8 +6,6 @@ import io
 from dataclasses import replace
 from pathlib import Path
 
-import pdfplumber  # type: ignore[import-untyped,unused-ignore]
-
 from finance.documents.profile import read_profile
 from finance.statements.locate import locate_statements, page_texts
 from finance.statements.model import STATEMENTS, CellValue, FinancialStatements
@@ -131,6 +129,9 @@ def extract_statements(source: str | Path | bytes, name: str | None = None) -> F
         doc_type=profile.doc_type,
         ticker=profile.ticker,
     )
+    # pdfplumber loads where tables are read, not when the statements package is imported.
+    import pdfplumber  # type: ignore[import-untyped,unused-ignore]
+
     opened = source if isinstance(source, str) else io.BytesIO(source)
     found: dict[str, list[Table]] = {}
     with pdfplumber.open(opened) as pdf:

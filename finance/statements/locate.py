@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
-
 # Titles are matched on the page head with all whitespace removed ("Incom e" -> "income").
 _TITLES: dict[str, re.Pattern[str]] = {
     "income_statement": re.compile(
@@ -70,6 +68,8 @@ class StatementPages:
 
 def page_texts(source: str | bytes, limit: int | None = None) -> list[str]:
     """The text of each page (the first `limit` pages when given), with pypdfium2."""
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
     pdf = pdfium.PdfDocument(source)
     try:
         texts: list[str] = []
