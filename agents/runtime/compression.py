@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from agents.runtime.tools import ArtifactStore
@@ -19,6 +19,28 @@ def estimate_tokens(messages: list[Message]) -> int:
 
 def _size(message: Message) -> int:
     return len(json.dumps(message, sort_keys=True))
+
+
+class MessageSizes:
+    """`estimate_tokens` for a conversation checked before every decision: each message's size is
+    measured once, and again only when its content is replaced (a compression), so the check
+    costs a lookup per message instead of serialising the whole history at every step."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[Message, Any, int]] = {}
+
+    def size(self, message: Message) -> int:
+        content = message.get("content")
+        known = self._known.get(id(message))
+        if known is not None and known[0] is message and known[1] is content:
+            return known[2]
+        size = _size(message)
+        self._known[id(message)] = (message, content, size)
+        return size
+
+    def tokens(self, messages: list[Message]) -> int:
+        """The same figure as `estimate_tokens(messages)`."""
+        return sum(self.size(message) for message in messages) // 4 + 1
 
 
 @dataclass(frozen=True)
@@ -51,6 +73,7 @@ class Compressor:
     observation_cap: int = 4000
     preview_chars: int = 600
     token_budget: int = 24000
+    sizes: MessageSizes = field(default_factory=MessageSizes, compare=False, repr=False)
 
     def compress_result(self, *, tool: str, call_id: str, content: str) -> tuple[str, Compression]:
         """Store a large result whole and return the summary that replaces it in the context."""
@@ -72,11 +95,11 @@ class Compressor:
     ) -> list[tuple[int, Compression]]:
         """`fit_budget`, with the index of each message it rewrote; messages from `keep_from` on
         (the latest results, not yet seen by the policy) are left whole."""
-        if estimate_tokens(messages) <= self.token_budget:
+        if self.sizes.tokens(messages) <= self.token_budget:
             return []
         done: list[tuple[int, Compression]] = []
         target = self.token_budget * 3 // 4
-        chars = sum(_size(message) for message in messages)  # estimate_tokens, kept up to date
+        chars = sum(map(self.sizes.size, messages))  # estimate_tokens, kept up to date
         for index, message in enumerate(messages[:keep_from]):
             if chars // 4 + 1 <= target:
                 break

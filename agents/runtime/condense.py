@@ -78,7 +78,7 @@ def fit_context(compressor: Compressor, messages: list[Message]) -> Fitting:
     compressed = compressor.compress_old(messages, keep_from=turns[-1] if turns else None)
     changed = min((index for index, _ in compressed), default=None)
     condensation = None
-    if estimate_tokens(messages) > compressor.token_budget:
+    if compressor.sizes.tokens(messages) > compressor.token_budget:
         condensation = condense(
             messages, compressor.artifacts, target_tokens=compressor.token_budget // 2
         )

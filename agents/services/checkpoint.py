@@ -7,8 +7,9 @@ so a step costs the same at step 100 as at step 1.
 
 On PostgreSQL a unit without artifacts is one statement (one round trip): a data-modifying CTE
 updates the run where the lease is still ours and, only then, inserts the events and messages.
-Everywhere else (SQLite, or a unit that stored artifacts) the same writes run in one transaction
-through the ORM. Both return whether a cancel was asked for, so the loop need not ask again.
+Everywhere else (SQLite, or a unit that stored artifacts) the same fenced update and plain
+inserts run in one short transaction. Both return whether a cancel was asked for, so the loop
+need not ask again.
 """
 
 from __future__ import annotations
@@ -51,12 +52,15 @@ class UnitWrite:
     """True when messages before the stored end changed (rows from `message_start` are replaced
     and any beyond `message_count` removed); False for a pure append."""
     outcome: Outcome | None = None
+    release: bool = False
+    """Give the lease back with this commit (the slice ends after it)."""
 
 
 @dataclass(frozen=True)
 class Committed:
     events: list[Event]
     cancel_requested: bool
+    last_seq: int
 
 
 def unit_commit(write: UnitWrite) -> Committed:
@@ -64,69 +68,105 @@ def unit_commit(write: UnitWrite) -> Committed:
     if connection.vendor == "postgresql" and not write.artifacts:
         committed = _commit_one_statement(write)
     else:
-        committed = _commit_orm(write)
+        committed = _commit_transaction(write)
     rows = committed.events
     transaction.on_commit(lambda: events_publish(run_id=write.run_id, events=rows))
     return committed
 
 
-def _commit_orm(write: UnitWrite) -> Committed:
-    run_id = write.run_id
-    with transaction.atomic():
-        # Lock and read only the small columns: the state is written, never read back, here.
-        current = (
-            Run.objects.select_for_update()
-            .filter(pk=run_id)
-            .values("lease_owner", "last_seq", "status", "cancel_requested")
-            .get()
-        )
-        if current["lease_owner"] != write.owner:
+# The run's row, changed only where the lease is still ours. `{json}` is the cast a JSON
+# parameter needs ("::jsonb" on PostgreSQL).
+RUN_UPDATE = """
+    UPDATE {run} SET
+        last_seq = last_seq + %(n)s,
+        checkpoint_seq = CASE WHEN %(checkpoint)s THEN last_seq + %(n)s ELSE checkpoint_seq END,
+        state = COALESCE(%(state)s{json}, state),
+        lease_owner = CASE WHEN %(let_go)s THEN '' ELSE lease_owner END,
+        lease_expires_at = CASE WHEN %(let_go)s THEN NULL ELSE %(lease)s END,
+        updated_at = %(now)s,
+        started_at = CASE WHEN status = 'queued' THEN %(now)s ELSE started_at END,
+        status = COALESCE(%(status)s, CASE WHEN status = 'queued' THEN 'running' ELSE status END),
+        result = COALESCE(%(result)s{json}, result),
+        message = COALESCE(%(message)s, message),
+        finished_at = CASE WHEN %(finished)s THEN %(now)s ELSE finished_at END
+    WHERE id = %(run_id)s AND lease_owner = %(owner)s
+"""
+
+
+def _params(write: UnitWrite) -> dict[str, Any]:
+    now = timezone.now()
+    outcome = write.outcome
+    adapt = connection.ops.adapt_datetimefield_value
+    return {
+        "run_id": write.run_id,
+        "owner": write.owner,
+        "n": len(write.events),
+        "checkpoint": write.state is not None or outcome is not None,
+        "state": None if write.state is None else json.dumps(write.state),
+        "finished": outcome is not None,
+        "let_go": outcome is not None or write.release,
+        "lease": adapt(now + timedelta(seconds=settings.AGENT_LEASE_SECONDS)),
+        "now": adapt(now),
+        "status": None if outcome is None else outcome.status,
+        "result": None if outcome is None else json.dumps(outcome.to_dict()),
+        "message": None if outcome is None else outcome.message,
+    }
+
+
+def _table_names() -> dict[str, str]:
+    return {
+        "run": Run._meta.db_table,
+        "event": Event._meta.db_table,
+        "message": RunMessage._meta.db_table,
+    }
+
+
+def _commit_transaction(write: UnitWrite) -> Committed:
+    """The unit in one short transaction: the fenced run update, then plain inserts."""
+    run_id, tables = write.run_id, _table_names()
+    adapt = connection.ops.adapt_datetimefield_value
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(RUN_UPDATE.format(json="", **tables), _params(write))
+        if cursor.rowcount != 1:
             raise LeaseLost(run_id)
-        now = timezone.now()
-        rows = _events(run_id, current["last_seq"], write.events)
-        Event.objects.bulk_create(rows)
-        Artifact.objects.bulk_create(
-            Artifact(
-                run_id=run_id,
-                ref=pending.ref,
-                kind=pending.kind,
-                name=pending.name,
-                file=path,
-                media_type=pending.media_type,
-                size=len(pending.content),
-                metadata=pending.metadata,
-            )
-            for pending, path in write.artifacts
+        cursor.execute(
+            f"SELECT last_seq, cancel_requested FROM {tables['run']} WHERE id = %s", [run_id]
+        )
+        last_seq, cancel_requested = cursor.fetchone()
+        rows = _events(run_id, last_seq - len(write.events), write.events)
+        cursor.executemany(
+            f'INSERT INTO {tables["event"]} (run_id, seq, "type", ts, payload) '
+            "VALUES (%s, %s, %s, %s, %s)",
+            [(run_id, e.seq, e.type, adapt(e.ts), json.dumps(e.payload)) for e in rows],
         )
         if write.state is not None:
             if write.rewrite:
-                RunMessage.objects.filter(run_id=run_id, position__gte=write.message_start).delete()
-            RunMessage.objects.bulk_create(
-                RunMessage(run_id=run_id, position=position, body=body)
-                for position, body in enumerate(write.messages, start=write.message_start)
+                cursor.execute(
+                    f"DELETE FROM {tables['message']} WHERE run_id = %s AND position >= %s",
+                    [run_id, write.message_start],
+                )
+            cursor.executemany(
+                f"INSERT INTO {tables['message']} (run_id, position, body) VALUES (%s, %s, %s)",
+                [
+                    (run_id, position, json.dumps(body))
+                    for position, body in enumerate(write.messages, start=write.message_start)
+                ],
             )
-        changes: dict[str, Any] = {
-            "last_seq": current["last_seq"] + len(rows),
-            "lease_expires_at": now + timedelta(seconds=settings.AGENT_LEASE_SECONDS),
-            "updated_at": now,
-        }
-        if write.state is not None or write.outcome is not None:
-            changes["checkpoint_seq"] = changes["last_seq"]
-        if write.state is not None:
-            changes["state"] = write.state
-        if current["status"] == Run.Status.QUEUED:
-            changes.update(status=Run.Status.RUNNING, started_at=now)
-        if write.outcome is not None:
-            changes.update(
-                status=write.outcome.status,
-                result=write.outcome.to_dict(),
-                message=write.outcome.message,
-                finished_at=now,
-                lease_owner="",
-                lease_expires_at=None,
+        if write.artifacts:
+            Artifact.objects.bulk_create(
+                Artifact(
+                    run_id=run_id,
+                    ref=pending.ref,
+                    kind=pending.kind,
+                    name=pending.name,
+                    file=path,
+                    media_type=pending.media_type,
+                    size=len(pending.content),
+                    metadata=pending.metadata,
+                )
+                for pending, path in write.artifacts
             )
-        Run.objects.filter(pk=run_id).update(**changes)
-    return Committed(rows, bool(current["cancel_requested"]))
+    return Committed(rows, bool(cancel_requested), last_seq)
 
 
 def _events(
@@ -141,20 +181,7 @@ def _events(
 # Only the run's row is locked (by the UPDATE); the inserts select from its RETURNING row, so
 # when the lease is not ours the UPDATE matches nothing and nothing at all is written.
 ONE_STATEMENT = """
-WITH r AS (
-    UPDATE {run} SET
-        last_seq = last_seq + %(n)s,
-        checkpoint_seq = CASE WHEN %(checkpoint)s THEN last_seq + %(n)s ELSE checkpoint_seq END,
-        state = COALESCE(%(state)s::jsonb, state),
-        lease_owner = CASE WHEN %(finished)s THEN '' ELSE lease_owner END,
-        lease_expires_at = CASE WHEN %(finished)s THEN NULL ELSE %(lease)s END,
-        updated_at = %(now)s,
-        started_at = CASE WHEN status = 'queued' THEN %(now)s ELSE started_at END,
-        status = COALESCE(%(status)s, CASE WHEN status = 'queued' THEN 'running' ELSE status END),
-        result = COALESCE(%(result)s::jsonb, result),
-        message = COALESCE(%(message)s, message),
-        finished_at = CASE WHEN %(finished)s THEN %(now)s ELSE finished_at END
-    WHERE id = %(run_id)s AND lease_owner = %(owner)s
+WITH r AS ({update}
     RETURNING id, last_seq - %(n)s AS base, cancel_requested
 ), new_events AS (
     INSERT INTO {event} (run_id, seq, "type", ts, payload)
@@ -174,8 +201,6 @@ SELECT base, cancel_requested FROM r
 
 
 def _commit_one_statement(write: UnitWrite) -> Committed:
-    now = timezone.now()
-    outcome = write.outcome
     staged = [
         {"i": index, "type": type, "ts": ts.isoformat(), "payload": payload}
         for index, (type, ts, payload) in enumerate(write.events, start=1)
@@ -188,29 +213,19 @@ def _commit_one_statement(write: UnitWrite) -> Committed:
         if write.state is not None
         else []
     )
-    params: dict[str, Any] = {
-        "run_id": write.run_id,
-        "owner": write.owner,
-        "n": len(staged),
-        "checkpoint": write.state is not None or outcome is not None,
-        "state": None if write.state is None else json.dumps(write.state),
-        "finished": outcome is not None,
-        "lease": now + timedelta(seconds=settings.AGENT_LEASE_SECONDS),
-        "now": now,
-        "status": None if outcome is None else outcome.status,
-        "result": None if outcome is None else json.dumps(outcome.to_dict()),
-        "message": None if outcome is None else outcome.message,
+    params = {
+        **_params(write),
         "events": json.dumps(staged),
         "messages": json.dumps(messages),
         "keep": write.message_count if write.state is not None and write.rewrite else None,
     }
-    sql = ONE_STATEMENT.format(
-        run=Run._meta.db_table, event=Event._meta.db_table, message=RunMessage._meta.db_table
-    )
+    tables = _table_names()
+    update = RUN_UPDATE.format(json="::jsonb", **tables)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(ONE_STATEMENT.format(update=update, **tables), params)
         row = cursor.fetchone()
     if row is None:
         raise LeaseLost(write.run_id)
     base, cancel_requested = row
-    return Committed(_events(write.run_id, base, write.events), bool(cancel_requested))
+    rows = _events(write.run_id, base, write.events)
+    return Committed(rows, bool(cancel_requested), base + len(rows))

@@ -24,130 +24,54 @@ shown once. The log itself stays append-only: seqs are 1..N, nothing is rewritte
 from __future__ import annotations
 
 import logging
-import threading
 import time
-import uuid
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
 from typing import Literal
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import DatabaseError, connection
-from django.db.models import F, Q
-from django.utils import timezone
+from django.db import DatabaseError
 from django.utils.text import get_valid_filename
 
 from agents.model_settings import MODEL_PLANNER, model_config
 from agents.models import Run
-from agents.registry import CONTEXT_TURN, get_kind, kind_tools, resolve_planner
+from agents.registry import get_kind, kind_tools, resolve_planner
 from agents.runtime import Agent, Budget, Outcome, Policy, RunState, ToolRegistry, events
-from agents.runtime.types import Message
 from agents.selectors import run_messages
 from agents.services.checkpoint import LeaseLost, UnitWrite, unit_commit
+from agents.services.conversation import conversation_messages
+from agents.services.leases import (
+    CancelWatch,
+    LeaseHeartbeat,
+    execution_token,
+    lease_acquire,
+    lease_release,
+)
+from agents.services.resume_cache import Resumable, resume_keep, resume_take
 from agents.services.tool_memo import DatabaseToolMemo
-from agents.services.unit_log import UnitLog, run_is_cancel_requested
+from agents.services.unit_log import UnitLog
 
 logger = logging.getLogger(__name__)
 
 SliceStatus = Literal["finished", "continue", "busy", "lost"]
 
 
-__all__ = ["LeaseLost", "run_advance", "run_cancel_idle", "run_fail_internal"]
+__all__ = [
+    "LeaseLost",
+    "conversation_messages",
+    "lease_acquire",
+    "lease_release",
+    "run_advance",
+    "run_cancel_idle",
+    "run_fail_internal",
+]
 
 
 @dataclass(frozen=True)
 class SliceResult:
     status: SliceStatus
     units: int = 0
-
-
-def _lease_deadline() -> datetime:
-    return timezone.now() + timedelta(seconds=settings.AGENT_LEASE_SECONDS)
-
-
-def execution_token(owner: str) -> str:
-    """A lease token of one execution: the owner (a task id) and a random part."""
-    return f"{owner}#{uuid.uuid4().hex[:12]}"
-
-
-def lease_acquire(*, run_id: int, owner: str) -> bool:
-    """Take the run's lease for `owner` (an execution's token) if it is free or expired."""
-    free = Q(lease_owner="") | Q(lease_expires_at__lt=timezone.now())
-    taken = (
-        Run.objects.filter(pk=run_id, status__in=Run.ACTIVE)
-        .filter(free)
-        .update(lease_owner=owner, lease_expires_at=_lease_deadline(), slices=F("slices") + 1)
-    )
-    return taken == 1
-
-
-def lease_release(*, run_id: int, owner: str) -> None:
-    Run.objects.filter(pk=run_id, lease_owner=owner).update(lease_owner="", lease_expires_at=None)
-
-
-class LeaseHeartbeat:
-    """Renews a held lease every third of its length on a thread of its own; `lost` is set when
-    a renewal finds the lease taken (the slice must then stop)."""
-
-    def __init__(self, run_id: int, token: str, interval: float | None = None) -> None:
-        self.run_id, self.token = run_id, token
-        self.interval = interval or settings.AGENT_LEASE_SECONDS / 3.0
-        self.lost = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=self._beat, name=f"lease-heartbeat-{run_id}", daemon=True
-        )
-
-    def __enter__(self) -> LeaseHeartbeat:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _beat(self) -> None:
-        try:
-            while not self._stop.wait(self.interval):
-                try:
-                    renewed = Run.objects.filter(pk=self.run_id, lease_owner=self.token).update(
-                        lease_expires_at=_lease_deadline()
-                    )
-                except DatabaseError:
-                    logger.warning("run %s: lease renewal failed; retrying", self.run_id)
-                    continue
-                if not renewed:
-                    logger.warning("run %s: lease lost by %s", self.run_id, self.token)
-                    self.lost.set()
-                    return
-        finally:
-            connection.close()  # this thread's own connection
-
-
-class CancelWatch:
-    """Whether the run must stop: its lease was lost, or a cancel was asked for. Every commit
-    says whether a cancel was asked (free); only within a long unit (a model stream, a slow
-    tool) is the database asked, at most every `interval` seconds."""
-
-    def __init__(
-        self, run_id: int, lease_lost: threading.Event | None = None, interval: float = 0.5
-    ) -> None:
-        self.run_id, self.lease_lost, self.interval = run_id, lease_lost, interval
-        self.requested = False
-        self.checked_at = float("-inf")
-
-    def note(self, requested: bool) -> None:
-        self.requested = self.requested or requested
-        self.checked_at = time.monotonic()
-
-    def __call__(self) -> bool:
-        if self.lease_lost is not None and self.lease_lost.is_set():
-            return True
-        if not self.requested and time.monotonic() - self.checked_at >= self.interval:
-            self.note(run_is_cancel_requested(self.run_id))
-        return self.requested
 
 
 def build_agent(run: Run, log: UnitLog, cancelled: CancelWatch | None = None) -> Agent:
@@ -189,47 +113,6 @@ def run_start_state(run: Run) -> RunState:
     return state
 
 
-def conversation_messages(
-    run: Run, *, max_turns: int = 8, answer_chars: int = 600, older_chars: int = 160
-) -> list[Message]:
-    """The workspace's earlier requests and answers as user/assistant turns (named "context-turn").
-
-    The last `max_turns` finished runs before this one are kept; answers are cut to
-    `answer_chars`, and older turns shrink to one line each in a single digest turn.
-    """
-    earlier = list(
-        Run.objects.filter(workspace_id=run.workspace_id, created_at__lte=run.created_at)
-        .exclude(pk=run.pk)
-        .exclude(status__in=Run.ACTIVE)
-        .order_by("created_at", "pk")
-        .values_list("prompt", "message", "status")
-    )
-    split = max(len(earlier) - max_turns, 0)
-    older, recent = earlier[:split], earlier[split:]
-    messages: list[Message] = []
-    if older:
-        digest = "; ".join(_clip(prompt, older_chars) for prompt, _, _ in older)
-        messages += _turn(
-            f"(earlier requests, condensed) {digest}",
-            f"(condensed) {len(older)} earlier requests were answered.",
-        )
-    for prompt, answer, status in recent:
-        messages += _turn(prompt, _clip(answer, answer_chars) or f"(the run ended: {status})")
-    return messages
-
-
-def _turn(request: str, answer: str) -> list[Message]:
-    return [
-        {"role": "user", "name": CONTEXT_TURN, "content": request},
-        {"role": "assistant", "name": CONTEXT_TURN, "content": answer},
-    ]
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
-
-
 def run_advance(
     *, run_id: int, owner: str, max_units: int | None = None, max_seconds: float | None = None
 ) -> SliceResult:
@@ -253,9 +136,11 @@ def run_advance(
 
 @dataclass
 class SavedConversation:
-    """How many of the run's messages its stored rows hold (as of the last commit)."""
+    """How many of the run's messages its stored rows hold, and the run's checkpoint seq, as of
+    the last commit."""
 
     count: int
+    checkpoint_seq: int = 0
 
 
 def _advance(
@@ -265,12 +150,15 @@ def _advance(
     log = UnitLog(run_id)
     cancel = CancelWatch(run_id, heartbeat.lost)
     cancel.note(run.cancel_requested)
+    kept = resume_take(run_id, slices=run.slices, checkpoint_seq=run.checkpoint_seq)
     try:
         agent = build_agent(run, log, cancel)
-        state, saved = _load_state(run)
+        state, saved = _load_state(run) if kept is None else _resumed(kept)
     except LookupError as error:  # the planner or kind vanished from this deployment
         _fail(run_id=run_id, owner=owner, log=log, message=str(error))
         return SliceResult("finished")
+    if kept is not None and agent.compressor is not None:
+        agent.compressor = replace(agent.compressor, sizes=kept.sizes)
     if run.last_seq > run.checkpoint_seq:
         # Live events of a unit whose worker was lost before it committed: that unit runs again
         # now, so what it streamed then is marked superseded, and no client shows it twice.
@@ -294,6 +182,9 @@ def _advance(
             units += 1
             if heartbeat.lost.is_set():
                 raise LeaseLost(run_id)
+            last = units >= max_units or time.monotonic() - started >= max_seconds
+            if last and outcome is None:
+                heartbeat.stop()  # the lease goes back with this commit
             _checkpoint(
                 run_id=run_id,
                 owner=owner,
@@ -302,26 +193,37 @@ def _advance(
                 outcome=outcome,
                 saved=saved,
                 cancel=cancel,
+                release=last,
             )
             if outcome is not None:
                 return SliceResult("finished", units)
-            if units >= max_units or time.monotonic() - started >= max_seconds:
+            if last:
                 break
     except LeaseLost:
         logger.warning("run %s: lease lost by %s; another worker continues", run_id, owner)
         return SliceResult("lost", units)
-    lease_release(run_id=run_id, owner=owner)
+    if agent.compressor is not None:
+        resume_keep(
+            run_id,
+            Resumable(state, agent.compressor.sizes, run.slices, saved.checkpoint_seq, saved.count),
+        )
     return SliceResult("continue", units)
 
 
 def _load_state(run: Run) -> tuple[RunState, SavedConversation]:
     """The run's state from its last checkpoint (its messages from their rows), or a new one."""
+    seq = run.checkpoint_seq
     if not run.state:
-        return run_start_state(run), SavedConversation(0)
+        return run_start_state(run), SavedConversation(0, seq)
     if "messages" in run.state:  # a checkpoint written whole: its messages are not rows yet
-        return RunState.from_dict(run.state), SavedConversation(0)
+        return RunState.from_dict(run.state), SavedConversation(0, seq)
     messages = run_messages(run_id=run.pk)
-    return RunState.from_dict({**run.state, "messages": messages}), SavedConversation(len(messages))
+    state = RunState.from_dict({**run.state, "messages": messages})
+    return state, SavedConversation(len(messages), seq)
+
+
+def _resumed(kept: Resumable) -> tuple[RunState, SavedConversation]:
+    return kept.state, SavedConversation(kept.message_count, kept.checkpoint_seq)
 
 
 def _checkpoint(
@@ -333,6 +235,7 @@ def _checkpoint(
     outcome: Outcome | None,
     saved: SavedConversation | None = None,
     cancel: CancelWatch | None = None,
+    release: bool = False,
 ) -> None:
     """Record what the unit produced. `saved` tracks the stored messages, so only the new ones
     are written (without it, the conversation is written whole)."""
@@ -341,7 +244,7 @@ def _checkpoint(
         (pending, _store_file(run_id, pending.ref, pending.name, pending.content))
         for pending in staged_artifacts
     ]
-    write = UnitWrite(run_id, owner, staged_events, stored, outcome=outcome)
+    write = UnitWrite(run_id, owner, staged_events, stored, outcome=outcome, release=release)
     if state is not None:
         saved_count = saved.count if saved is not None else 0
         start = saved_count if state.changed_from is None else min(state.changed_from, saved_count)
@@ -370,6 +273,7 @@ def _checkpoint(
         state.mark_saved()
         if saved is not None:
             saved.count = len(state.messages)
+            saved.checkpoint_seq = committed.last_seq
     if cancel is not None:
         cancel.note(committed.cancel_requested)
 

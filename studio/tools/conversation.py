@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.models import Run, Workspace
 from agents.runtime.types import Message
-from agents.services.execution import conversation_messages
+from agents.services.conversation import conversation_messages
 from studio.models import SceneRevision
 from studio.planner.edit_plan import STATE_LABEL, UPLOADS_LABEL
 from studio.planner.uploads import upload_summary, workspace_uploads

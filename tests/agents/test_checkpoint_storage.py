@@ -58,6 +58,19 @@ def writes(monkeypatch):
     return seen
 
 
+def count_loads(monkeypatch) -> list[int]:
+    """The runs whose conversation a slice read back from the database, in order."""
+    loads: list[int] = []
+    original = execution.run_messages
+
+    def counted(*, run_id):
+        loads.append(run_id)
+        return original(run_id=run_id)
+
+    monkeypatch.setattr(execution, "run_messages", counted)
+    return loads
+
+
 def finish(run, max_units=5):
     for index in range(100):
         if run_advance(run_id=run.pk, owner=f"w{index}", max_units=max_units).status == "finished":
@@ -146,8 +159,9 @@ def test_a_commit_tells_whether_a_cancel_was_asked_for(echo_run):
     assert [(e.seq, e.type) for e in committed.events] == [(1, "run.status")]
 
 
-def test_a_checkpoint_written_whole_by_an_older_version_resumes(echo_run):
+def test_a_checkpoint_written_whole_by_an_older_version_resumes(echo_run, monkeypatch):
     run = echo_run
+    monkeypatch.setattr(execution, "resume_take", lambda *args, **kwargs: None)  # a new process
     run_advance(run_id=run.pk, owner="w0", max_units=3)
     whole = run_state(run=Run.objects.get(pk=run.pk))
     assert whole is not None
@@ -182,3 +196,36 @@ def test_a_unit_costs_the_same_queries_at_step_one_and_step_twelve(echo_run):
     assert per_unit_late == per_unit_early
     # one statement a unit on PostgreSQL; a short transaction elsewhere, and no cancel poll
     assert per_unit_late <= (1 if connection.vendor == "postgresql" else 6)
+
+
+def test_the_next_slice_in_the_same_process_reuses_the_state_it_left(echo_run, monkeypatch):
+    run = echo_run
+    loads = count_loads(monkeypatch)
+
+    assert run_advance(run_id=run.pk, owner="w0", max_units=3).status == "continue"
+    held = Run.objects.get(pk=run.pk)
+    assert held.lease_owner == "" and held.lease_expires_at is None  # given back with the commit
+    run = finish(run)
+
+    assert run.status == Run.Status.SUCCEEDED and loads == []
+    assert len(run_messages(run_id=run.pk)) == run.state["message_count"] == 2 + 2 * STEPS + 1
+
+
+def test_a_slice_another_worker_took_in_between_makes_the_state_load_again(echo_run, monkeypatch):
+    run = echo_run
+    assert run_advance(run_id=run.pk, owner="w0", max_units=3).status == "continue"
+    # another worker (another process: this one's memory is neither used nor changed) advances
+    # the run meanwhile
+    monkeypatch.setattr(execution, "resume_take", lambda *args, **kwargs: None)
+    monkeypatch.setattr(execution, "resume_keep", lambda *args, **kwargs: None)
+    assert run_advance(run_id=run.pk, owner="other", max_units=3).status == "continue"
+    monkeypatch.undo()
+    loads = count_loads(monkeypatch)
+
+    run = finish(run)
+
+    assert run.status == Run.Status.SUCCEEDED and loads == [run.pk]
+    messages = run_messages(run_id=run.pk)
+    assert [m.get("tool_call_id") for m in messages if m["role"] == "tool"] == [
+        f"c{n}" for n in range(STEPS)
+    ]
