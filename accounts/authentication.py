@@ -10,6 +10,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from accounts.services import api_token_user
+from agents.runtime.log_context import bind
 
 
 def bearer_token(header: str) -> str | None:
@@ -30,6 +31,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         user = api_token_user(raw=raw)
         if user is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked API token.")
+        bind(user_id=user.pk)  # the request's remaining log lines name the user
         return user, raw
 
     def authenticate_header(self, request: Request) -> str:

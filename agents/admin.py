@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 
 from agents.models import (
@@ -11,8 +12,27 @@ from agents.models import (
 )
 
 
+class WorkspaceAdminForm(forms.ModelForm[Workspace]):
+    """The model key is write-only: the form never renders it; left blank, the key is kept."""
+
+    model_api_key = forms.CharField(
+        required=False,
+        widget=forms.PasswordInput(render_value=False),
+        help_text="Leave blank to keep the current key; tick 'clear' to remove it.",
+    )
+    clear_model_api_key = forms.BooleanField(required=False, label="Clear the model key")
+    # No Meta: the admin builds it with every field, as for a form it did not get.
+
+    def clean_model_api_key(self) -> str:
+        entered = str(self.cleaned_data.get("model_api_key") or "").strip()
+        if self.data.get("clear_model_api_key"):
+            return ""
+        return entered or (self.instance.model_api_key if self.instance.pk else "")
+
+
 @admin.register(Workspace)
 class WorkspaceAdmin(admin.ModelAdmin[Workspace]):
+    form = WorkspaceAdminForm
     list_display = ("name", "kind", "owner", "created_at")
     list_filter = ("kind",)
     search_fields = ("name", "owner__username")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -18,6 +19,15 @@ class GroupTailConsumer(AsyncJsonWebsocketConsumer):
 
     group: str | None = None
     tail: asyncio.Task[None] | None = None
+    counted = False
+
+    async def accept(self, *args: Any, **kwargs: Any) -> None:
+        from agents.observability.metrics import WEBSOCKETS
+
+        await super().accept(*args, **kwargs)
+        if not self.counted:
+            self.counted = True
+            WEBSOCKETS.inc()
 
     async def refuse(self, code: int, message: str) -> None:
         """Accept only to say why, then close: a bare handshake refusal explains nothing."""
@@ -26,6 +36,11 @@ class GroupTailConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
+        if self.counted:
+            from agents.observability.metrics import WEBSOCKETS
+
+            self.counted = False
+            WEBSOCKETS.dec()
         if self.tail is not None:
             self.tail.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -24,6 +24,7 @@ from agents.consumer_base import (
 )
 from agents.models import Run
 from agents.runtime import events as event_types
+from agents.runtime.log_context import bind
 from agents.services.publishing import run_group
 
 ENDING = frozenset({event_types.RUN_FINISHED, event_types.RUN_FAILED})
@@ -41,6 +42,8 @@ class RunEventsConsumer(GroupTailConsumer):
             await self.refuse(CLOSE_UNAUTHENTICATED, "authentication required")
             return
         self.run_id = int(self.scope["url_route"]["kwargs"]["run_id"])
+        # This connection's task (and the tail it starts) logs with the run and the user.
+        bind(run_id=self.run_id, user_id=user.pk)
         if not await _owns_run(user, self.run_id):
             await self.refuse(CLOSE_NOT_FOUND, "run not found")
             return

@@ -74,3 +74,14 @@ def task_history(request: HttpRequest, suite: str, task_id: str) -> HttpResponse
         "passed": sum(result.passed for result in history),
     }
     return render(request, "agents/evaluations/task.html", context)
+
+
+@staff_only
+def operations(request: HttpRequest) -> HttpResponse:
+    """Tool-call success, runs, interruptions and model latency for the last hour and day."""
+    from agents.observability.collectors import waiting_runs_by_queue
+    from agents.observability.operations import window_figures
+
+    windows = [window_figures("hour"), window_figures("day")]
+    context = {"windows": windows, "queues": waiting_runs_by_queue()}
+    return render(request, "agents/operations.html", context)

@@ -20,13 +20,23 @@ def model_config(workspace: Workspace | None = None) -> ModelConfig | None:
     return ModelConfig(
         base_url=base_url,
         model=name,
-        api_key=settings.MODEL_API_KEY or "EMPTY",
+        api_key=_api_key(workspace, base_url),
         connect_timeout=settings.MODEL_CONNECT_TIMEOUT,
         read_timeout=settings.MODEL_READ_TIMEOUT,
         max_retries=settings.MODEL_MAX_RETRIES,
         tool_mode=mode,
         max_completion_tokens=settings.MODEL_MAX_TOKENS,
     )
+
+
+def _api_key(workspace: Workspace | None, base_url: str) -> str:
+    """The workspace's own key when it has one; the global MODEL_API_KEY only for the global
+    server, never for a server a workspace named (its owner chose it, and may run it); else none."""
+    if workspace is not None and workspace.model_base_url and workspace.model_api_key:
+        return workspace.model_api_key
+    if base_url.rstrip("/") == settings.MODEL_BASE_URL.rstrip("/"):
+        return settings.MODEL_API_KEY or "EMPTY"
+    return "EMPTY"
 
 
 def default_planner(workspace: Workspace) -> str:

@@ -22,6 +22,12 @@ class Workspace(models.Model):
     model_name = models.CharField(
         max_length=200, blank=True, help_text="Overrides MODEL_NAME for this workspace's runs."
     )
+    model_api_key = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="The key sent to this workspace's own model server (model_base_url); the global "
+        "MODEL_API_KEY never is. Write-only: never shown back.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

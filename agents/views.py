@@ -14,6 +14,7 @@ from agents.forms import RunForm, WorkspaceForm
 from agents.model_status import policy_status
 from agents.models import Workspace
 from agents.services.options import OptionsError
+from agents.services.quotas import QuotaExceeded
 from agents.services.runs import RunInputError, run_cancel, run_create
 from agents.services.workspaces import workspace_create
 
@@ -39,11 +40,15 @@ def _workspace_or_404(request: HttpRequest, workspace_id: int) -> Workspace:
 def workspace_detail(request: HttpRequest, workspace_id: int) -> HttpResponse:
     workspace = _workspace_or_404(request, workspace_id)
     form = RunForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             run = run_create(workspace=workspace, prompt=form.cleaned_data["prompt"])
         except (RunInputError, OptionsError) as error:
             form.add_error("prompt", str(error))
+        except QuotaExceeded as error:
+            form.add_error(None, str(error))
+            status = error.status
         else:
             return redirect(f"{reverse('workspace-detail', args=[workspace.pk])}?run={run.pk}")
     runs = selectors.run_list(user=request.user).filter(workspace=workspace)[:50]
@@ -60,7 +65,7 @@ def workspace_detail(request: HttpRequest, workspace_id: int) -> HttpResponse:
         "selected": selected,
         "policy": policy_status(workspace),
     }
-    return render(request, "agents/workspace_detail.html", context)
+    return render(request, "agents/workspace_detail.html", context, status=status)
 
 
 @login_required

@@ -1,7 +1,8 @@
 """WebSocket authentication and origin checks.
 
-Browsers authenticate with the session cookie and always send an Origin header, which must name
-one of ALLOWED_HOSTS (this stops other sites from opening sockets with a visitor's cookie).
+Browsers authenticate with the session cookie and always send an Origin header, which must be
+one of WS_ALLOWED_ORIGINS (default: ALLOWED_HOSTS without "*") or the host the socket connects to
+(this stops other sites from opening sockets with a visitor's cookie, whatever ALLOWED_HOSTS says).
 Programs authenticate with `Authorization: Bearer <token>` and may omit Origin.
 """
 
@@ -58,12 +59,29 @@ class OriginGuard:
         if origin is None:
             allowed = _header(scope, b"authorization") is not None
         else:
-            host = urlsplit(origin).hostname or ""
-            allowed = validate_host(host, settings.ALLOWED_HOSTS) or host in _trusted_hosts()
+            allowed = origin_allowed(origin, host_header=_header(scope, b"host"))
         if not allowed:
             return await WebsocketDenier()(scope, receive, send)
         return await self.inner(scope, receive, send)
 
 
-def _trusted_hosts() -> set[str]:
-    return {urlsplit(origin).hostname or "" for origin in settings.CSRF_TRUSTED_ORIGINS}
+def origin_allowed(origin: str, *, host_header: str | None) -> bool:
+    """Whether a browser page at `origin` may open a socket to `host_header`."""
+    parts = urlsplit(origin)
+    host = (parts.hostname or "").lower()
+    if not host or parts.scheme not in {"http", "https"}:
+        return False  # "null" (sandboxed frames, files) and other schemes are never ours
+    if host_header and parts.netloc.lower() == host_header.strip().lower():
+        return True  # the page came from the host it connects to
+    return origin.lower().rstrip("/") in _listed_origins() or validate_host(host, _listed_hosts())
+
+
+def _listed_hosts() -> list[str]:
+    """Host patterns of WS_ALLOWED_ORIGINS and CSRF_TRUSTED_ORIGINS' hosts; never "*"."""
+    hosts = [entry for entry in settings.WS_ALLOWED_ORIGINS if "://" not in entry]
+    hosts += [urlsplit(entry).hostname or "" for entry in settings.CSRF_TRUSTED_ORIGINS]
+    return [host for host in hosts if host and "*" not in host]
+
+
+def _listed_origins() -> set[str]:
+    return {entry.lower().rstrip("/") for entry in settings.WS_ALLOWED_ORIGINS if "://" in entry}

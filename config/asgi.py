@@ -11,11 +11,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from agents.routing import websocket_urlpatterns  # noqa: E402
 from agents.ws_auth import OriginGuard, TokenOrSessionAuth  # noqa: E402
+from config.body_limit import BodyLimitASGI  # noqa: E402
 from finance.routing import websocket_urlpatterns as finance_websockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_http,
+        # uvicorn has no body limit: bodies over REQUEST_MAX_BODY_BYTES get 413 here, unread.
+        "http": BodyLimitASGI(django_http),
+        # Browser sockets must come from WS_ALLOWED_ORIGINS or the host itself (ws_auth.py).
         "websocket": OriginGuard(
             TokenOrSessionAuth(URLRouter(websocket_urlpatterns + finance_websockets))
         ),

@@ -37,6 +37,11 @@ def secret_key(var_dir: Path) -> str:
         return path.read_text().strip()
     var_dir.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(50)
-    path.write_text(key)
-    path.chmod(0o600)
+    # Created 0600 by the open itself: a write-then-chmod leaves a moment when others can read it.
+    try:
+        descriptor = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:  # another process made it first: use theirs
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(key)
     return key

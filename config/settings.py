@@ -5,24 +5,58 @@ See `.env.example` for the variables and README "Configuration" for what each on
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
 import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_float, env_list, env_str, secret_key
+from config.queues import AGENTS
 
 django_stubs_ext.monkeypatch()  # lets admin and forms classes take type parameters
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Prometheus metrics shared by every process of this deployment (web, workers): one file per
+# process here, added up by /metrics. Set before anything imports prometheus_client.
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "prometheus"))
+Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
+# /metrics is open with DEBUG; otherwise it needs a staff session or this bearer token.
+METRICS_TOKEN = env_str("METRICS_TOKEN")
 
 SECRET_KEY = secret_key(VAR_DIR)
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# --- HTTPS and cookies (README "Production settings") -------------------------------------------
+# On by default once the site is served under a real name: DEBUG off and ALLOWED_HOSTS naming
+# hosts other than loopback ones (and not "*", which is the compose quick start on plain http).
+# HTTPS=0 turns it all off (a proxy that terminates TLS and talks http to us still wants it on).
+_LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "testserver"}
+HTTPS = env_bool(
+    "HTTPS", not DEBUG and "*" not in ALLOWED_HOSTS and not set(ALLOWED_HOSTS) <= _LOCAL_HOSTS
+)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+# Probes and the metrics scrape talk plain http to the pod itself, not through the proxy.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(env_str("SECURE_HSTS_SECONDS", "31536000" if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
+# The proxy in front (nginx, a load balancer) says the original scheme in X-Forwarded-Proto.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REFERRER_POLICY = "same-origin"
+# Browser WebSockets must come from one of these origins (hosts such as `app.example.com` or
+# `.example.com`, or origins such as `https://app.example.com`), or from the host they connect to.
+# "*" is never a wildcard here: ALLOWED_HOSTS=* leaves only same-host origins.
+WS_ALLOWED_ORIGINS = env_list(
+    "WS_ALLOWED_ORIGINS", ",".join(host for host in ALLOWED_HOSTS if host != "*")
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -42,12 +76,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz and /readyz answer probes that come with any Host, over http (config/health.py)
+    "config.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.body_limit.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "agents.log_context.LogContextMiddleware",  # the user and a request id on the request's logs
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -110,6 +148,8 @@ MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
 
 STORAGE_BUCKET = env_str("STORAGE_BUCKET")
+# How long a download's presigned URL (S3 storage) stays valid.
+STORAGE_PRESIGNED_SECONDS = int(env_str("STORAGE_PRESIGNED_SECONDS", "300"))
 _default_storage: dict[str, Any] = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 if STORAGE_BUCKET:
     _default_storage = {
@@ -122,6 +162,8 @@ if STORAGE_BUCKET:
             "region_name": env_str("STORAGE_REGION") or None,
             "default_acl": None,
             "querystring_auth": True,
+            "querystring_expire": STORAGE_PRESIGNED_SECONDS,
+            "signature_version": "s3v4",  # presigned URLs that every region and MinIO accept
         },
     }
 STORAGES = {
@@ -136,12 +178,44 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api_errors.ErrorDocumentingSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
+    # Per caller: a user (token or session) by id, anyone else by address; 429 past the rate.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.ScopedRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": env_str("THROTTLE_API_USER", "600/minute"),
+        "anon": env_str("THROTTLE_API_ANON", "60/minute"),
+        "run_create": env_str("THROTTLE_RUN_CREATE", "30/minute"),
+    },
+    "NUM_PROXIES": int(env_str("NUM_PROXIES", "0")) or None,
 }
+# The HTML login form and API token creation, per address (and per username for the login).
+THROTTLE_LOGIN = env_str("THROTTLE_LOGIN", "10/minute")
+THROTTLE_TOKEN_CREATE = env_str("THROTTLE_TOKEN_CREATE", "10/hour")
+
+# --- limits and quotas (README "Limits and quotas"); a quota of 0 means unlimited --------------
+QUOTA_CONCURRENT_RUNS = int(env_str("QUOTA_CONCURRENT_RUNS", "5"))
+QUOTA_RUNS_PER_HOUR = int(env_str("QUOTA_RUNS_PER_HOUR", "120"))
+QUOTA_TOKENS_PER_RUN = int(env_str("QUOTA_TOKENS_PER_RUN", "1000000"))
+QUOTA_STORED_BYTES = int(env_str("QUOTA_STORED_BYTES", str(5 * 2**30)))
+# A request body larger than this is refused (413) before it is read: by Content-Length, and by
+# counting the bytes as they stream in (config/body_limit.py, in Django and in front of it).
+REQUEST_MAX_BODY_BYTES = int(env_str("REQUEST_MAX_BODY_BYTES", str(64 * 2**20)))
+# Forms and JSON bodies stay small; files past 2.5 MB stream to a temporary file, not to memory.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(env_str("DATA_UPLOAD_MAX_MEMORY_SIZE", str(5 * 2**20)))
+FILE_UPLOAD_MAX_MEMORY_SIZE = int(env_str("FILE_UPLOAD_MAX_MEMORY_SIZE", str(int(2.5 * 2**20))))
+FILE_UPLOAD_HANDLERS = [
+    "config.body_limit.BodyLimitUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 SPECTACULAR_SETTINGS = {
     "TITLE": "Agentworks API",
     "DESCRIPTION": "Create workspaces, start agent runs and follow their events.",
@@ -222,6 +296,10 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_float("CELERY_TASK_SOFT_TIME_LIMIT", 600.0)
 CELERY_TASK_TIME_LIMIT = env_float("CELERY_TASK_TIME_LIMIT", 660.0)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# One queue per kind of work (see config/queues.py): a worker without -Q consumes all of them (the
+# embedded default); a deployment runs a group of workers per queue and scales each on its own.
+CELERY_TASK_DEFAULT_QUEUE = AGENTS
+CELERY_TASK_ROUTES = ("config.queues.route_task",)
 
 # --- agent runs --------------------------------------------------------------------------------
 AGENT_SLICE_UNITS = int(env_str("AGENT_SLICE_UNITS", "32"))
@@ -240,6 +318,17 @@ AGENT_TOOL_TIMEOUT_SECONDS = env_float("AGENT_TOOL_TIMEOUT_SECONDS", 120.0)
 AGENT_ORPHAN_FILE_SECONDS = env_float("AGENT_ORPHAN_FILE_SECONDS", 3600.0)
 AGENT_JANITOR_SECONDS = env_float("AGENT_JANITOR_SECONDS", 3600.0)
 AGENT_PLUGINS = env_list("AGENT_PLUGINS")
+# `run_python` (agents.sandbox): the agent's code runs under bubblewrap, no network, one writable
+# session directory; without a usable bwrap the tool says it is disabled and runs nothing.
+SANDBOX_BWRAP = env_str("SANDBOX_BWRAP", "/usr/bin/bwrap")
+SANDBOX_TIMEOUT_SECONDS = env_float("SANDBOX_TIMEOUT_SECONDS", 60.0)
+SANDBOX_CPU_SECONDS = int(env_str("SANDBOX_CPU_SECONDS", "60"))
+SANDBOX_MEMORY_MB = int(env_str("SANDBOX_MEMORY_MB", "2048"))
+SANDBOX_MAX_PROCESSES = int(env_str("SANDBOX_MAX_PROCESSES", "64"))
+SANDBOX_MAX_FILE_MB = int(env_str("SANDBOX_MAX_FILE_MB", "64"))
+SANDBOX_MAX_OPEN_FILES = int(env_str("SANDBOX_MAX_OPEN_FILES", "256"))
+SANDBOX_TMP_MB = int(env_str("SANDBOX_TMP_MB", "64"))
+SANDBOX_OUTPUT_CHARS = int(env_str("SANDBOX_OUTPUT_CHARS", "8000"))
 
 # --- model server (OpenAI-compatible); without MODEL_BASE_URL the offline planner is used ---------
 MODEL_BASE_URL = env_str("MODEL_BASE_URL")
@@ -252,16 +341,39 @@ MODEL_MAX_RETRIES = int(env_str("MODEL_MAX_RETRIES", "5"))
 # Tokens a model reply may use; a reply cut at this limit ends the run failed, saying so.
 MODEL_MAX_TOKENS = int(env_str("MODEL_MAX_TOKENS", "2048"))
 
+# Web, worker and consumer log through one handler: JSON lines (LOG_FORMAT=json, the default
+# without DEBUG) or readable text (the default with DEBUG); see config/log_format.py.
+LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or text, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "json": {"()": "config.log_format.JsonFormatter"},
+        "text": {"()": "config.log_format.TextFormatter"},
+    },
+    "filters": {
+        # The run, user, request, step and tool the line is about (agents/runtime/log_context.py).
+        "log_context": {"()": "agents.runtime.log_context.LogContext"},
+        # Every handler redacts secrets (keys, tokens, `api_key=` query parameters) from its lines.
+        "redact_secrets": {"()": "config.log_redaction.RedactSecrets"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["log_context", "redact_secrets"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
         "httpx2": {"level": "WARNING"},
+        # uvicorn writes through its own handlers; these send its lines through ours instead.
+        "uvicorn": {"handlers": [], "propagate": True},
+        "uvicorn.access": {"handlers": [], "propagate": True},
     },
 }
 

@@ -10,6 +10,7 @@ from django.views.generic import RedirectView
 from accounts import views as account_views
 from agents import evaluation_views
 from agents import views as agent_views
+from config import health
 
 
 def _schema_view(name: str, **initkwargs: Any) -> Any:
@@ -29,13 +30,23 @@ def _schema_view(name: str, **initkwargs: Any) -> Any:
     return view
 
 
+def _metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus's scrape (agents/observability/views.py, loaded on the first scrape)."""
+    from agents.observability.views import metrics_view
+
+    return metrics_view(request)
+
+
 handler404 = "config.api_errors.not_found"
 handler500 = "config.api_errors.server_error"
 
 urlpatterns = [
     path("", RedirectView.as_view(pattern_name="workspace-list"), name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", _metrics, name="metrics"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/", account_views.account, name="account"),
@@ -44,6 +55,7 @@ urlpatterns = [
     path("workspaces/<int:workspace_id>/", agent_views.workspace_detail, name="workspace-detail"),
     path("runs/<int:run_id>/cancel/", agent_views.run_cancel_view, name="run-cancel"),
     path("evaluations/", evaluation_views.evaluation_list, name="evaluation-list"),
+    path("operations/", evaluation_views.operations, name="operations"),
     path(
         "evaluations/<int:evaluation_id>/",
         evaluation_views.evaluation_detail,

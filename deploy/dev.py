@@ -8,12 +8,15 @@ With POSTGRES_TEST_URL set (CI sets it), the Django tests run a second time on P
 
 Everything goes into ./.venv (made with the standard library's venv, then `uv sync --frozen`
 against uv.lock). The app runs on its embedded defaults: SQLite, a Celery broker in var/broker
-that needs no server, no Redis, no model server. Ctrl-C stops every process it started.
+that needs no server, no Redis, no model server. Ctrl-C, SIGTERM or SIGHUP stops every process
+it started (and their children).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -72,6 +75,9 @@ def run() -> None:
     ensure_environment(dev=False)
     say("migrating the database")
     manage("migrate", "--noinput")
+    # Metrics files of the processes of an earlier start would be added to this one's.
+    metrics = Path(os.environ.get("VAR_DIR") or ROOT / "var") / "prometheus"
+    shutil.rmtree(metrics, ignore_errors=True)
     port = os.environ.get("PORT", "8000")
     host = os.environ.get("HOST", "127.0.0.1")
     worker = [
@@ -80,8 +86,10 @@ def run() -> None:
         "config",
         "worker",
         "--loglevel=INFO",
-        "--pool=threads",
-        "--concurrency=4",
+        # prefork: each task runs in a child's main thread, where the task and tool time limits
+        # (SIGUSR1 from Celery, SIGALRM per tool call) can stop it; a threads pool cannot.
+        "--pool=prefork",
+        "--concurrency=2",
         "--without-gossip",
         "--without-mingle",
     ]
@@ -95,28 +103,62 @@ def run() -> None:
         "--ws",
         "websockets-sansio",
     ]
-    children = [subprocess.Popen(worker, cwd=ROOT), subprocess.Popen(server, cwd=ROOT)]
     say(f"serving on http://{host}:{port}/  (sign up there; Ctrl-C stops everything)")
+    supervise([worker, server])
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGHUP reached the runner: stop like Ctrl-C does."""
+
+
+def _stop_on_signal(signum: int, frame: object) -> None:
+    raise Stopped(signal.Signals(signum).name)
+
+
+def supervise(commands: list[list[str]], *, poll_seconds: float = 0.5) -> None:
+    """Start the commands and wait; when one stops, or on Ctrl-C, SIGTERM or SIGHUP, stop them all.
+
+    Each child leads its own process group, and stopping signals the whole group: a uvicorn or
+    Celery parent that dies first would otherwise leave its own children holding the port.
+    """
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None:
+            signal.signal(signum, _stop_on_signal)
+    children: list[subprocess.Popen[bytes]] = []
     try:
+        for command in commands:
+            children.append(subprocess.Popen(command, cwd=ROOT, start_new_session=True))
         while all(child.poll() is None for child in children):
-            time.sleep(0.5)
+            time.sleep(poll_seconds)
         sys.exit("a process stopped unexpectedly; stopping the others")
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):
         say("stopping")
     finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):  # a second signal must not cut this short
+            signal.signal(signum, signal.SIG_IGN)
         stop(children)
 
 
-def stop(children: list[subprocess.Popen[bytes]]) -> None:
+def stop(children: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:
+    """SIGTERM each child's process group, then SIGKILL what is left after ``timeout``."""
     for child in children:
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 10
+        _signal_group(child, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
     for child in children:
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            child.kill()
+        # the leader may be gone while its children (a pool, a reloader's server) are not
+        _signal_group(child, getattr(signal, "SIGKILL", signal.SIGTERM))
+        child.wait()
+
+
+def _signal_group(child: subprocess.Popen[bytes], signum: int) -> None:
+    if os.name == "nt":
+        if child.poll() is None:
+            child.terminate()
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+        os.killpg(child.pid, signum)
 
 
 def test() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from agents import selectors
 from agents.models import Workspace
+from agents.storage_files import stored_file_response
 from finance.documents.ingest import DocumentError
 from finance.models import Document
 from finance.services import (
@@ -126,6 +127,25 @@ class DocumentDetailView(APIView):
     def delete(self, request: Request, document_id: str) -> Response:
         document_delete(document=owned_document(request, document_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+DOCUMENT_MEDIA_TYPES = {"pdf": "application/pdf", "html": "text/html", "csv": "text/csv"}
+
+
+class DocumentFileView(APIView):
+    @extend_schema(
+        responses={
+            (200, "application/pdf"): bytes,
+            302: OpenApiResponse(description="S3 storage: a short-lived presigned URL"),
+        },
+        summary="The uploaded file itself (a redirect to the bucket where storage is S3)",
+    )
+    def get(self, request: Request, document_id: str) -> HttpResponseBase:
+        document = owned_document(request, document_id)
+        if not document.file:
+            raise NotFound("This document has no stored file.")
+        media_type = DOCUMENT_MEDIA_TYPES.get(document.kind, "application/octet-stream")
+        return stored_file_response(document.file, filename=document.name, content_type=media_type)
 
 
 class StatementsView(APIView):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
@@ -21,4 +23,11 @@ TRANSIENT = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
 )
 def ingest_document(document_id: int) -> str:
     """Parse an uploaded filing; a redelivered task finds it done (or redoes it from the cache)."""
-    return document_ingest(document_id=document_id)
+    from agents.observability.metrics import observe_ingest
+    from finance.models import Document
+
+    began = time.monotonic()
+    status = document_ingest(document_id=document_id)
+    pages = Document.objects.filter(pk=document_id).values_list("pages", flat=True).first()
+    observe_ingest(status=status, seconds=time.monotonic() - began, pages=int(pages or 0))
+    return status

@@ -28,6 +28,9 @@ urlpatterns = [
     ),
     re_path(rf"^documents/{ID}/?$", api.DocumentDetailView.as_view(), name="finance-document"),
     re_path(
+        rf"^documents/{ID}/file/?$", api.DocumentFileView.as_view(), name="finance-document-file"
+    ),
+    re_path(
         rf"^documents/{ID}/statements/?$", api.StatementsView.as_view(), name="finance-statements"
     ),
     re_path(

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -24,6 +24,8 @@ from rest_framework.views import APIView
 
 from agents import selectors as agent_selectors
 from agents.models import Workspace
+from agents.services.quotas import check_stored_bytes
+from agents.storage_files import presigned_url
 from studio import exports, selectors
 from studio.models import SceneRevision, UploadedMesh
 from studio.scene.diff import diff_scenes
@@ -291,20 +293,24 @@ class RevisionExportView(APIView):
         summary="The revision as GLB, OBJ + MTL (zip), STL, or its render (PNG)",
         operation_id="studio_revision_export",
     )
-    def get(self, request: Request, workspace_id: str, number: str, fmt: str) -> HttpResponse:
+    def get(self, request: Request, workspace_id: str, number: str, fmt: str) -> HttpResponseBase:
         workspace = studio_workspace(request, workspace_id)
         revision = revision_or_404(workspace, number)
+        kind = exports.FORMATS[fmt]
+        filename = exports.export_filename(revision, fmt)
         try:
-            data = exports.revision_export(revision, fmt)
+            name = exports.revision_export_name(revision, fmt)
+            url = presigned_url(name, filename=filename, content_type=kind.content_type)
+            data = b"" if url else exports.revision_export(revision, fmt)
         except exports.NoRender as error:
             raise NotFound(str(error)) from error
         except SceneError as error:
             raise Unexportable(
                 f"revision {revision.number} cannot be exported as {fmt.upper()}: {error}"
             ) from error
-        kind = exports.FORMATS[fmt]
+        if url is not None:  # S3: the bytes come straight from the bucket
+            return HttpResponseRedirect(url)
         response = HttpResponse(data, content_type=kind.content_type)
-        filename = exports.export_filename(revision, fmt)
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         response["Cache-Control"] = "private, max-age=3600"  # a revision never changes
         return response
@@ -393,6 +399,7 @@ class MeshUploadView(APIView):
         too_big = exports.upload_too_big(filename, upload.size or 0)
         if too_big is not None:
             raise BadRequest(str(too_big))
+        check_stored_bytes(user=workspace.owner, adding=upload.size or 0)  # 403 past the quota
         try:
             mesh = exports.mesh_upload(workspace=workspace, data=upload.read(), filename=filename)
         except SceneError as error:  # MeshImportError is one

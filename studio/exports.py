@@ -137,6 +137,17 @@ def revision_export(revision: SceneRevision, fmt: str) -> bytes:
     return data
 
 
+def revision_export_name(revision: SceneRevision, fmt: str) -> str:
+    """The storage name of the revision's export in `fmt`, built and kept first where it is not
+    yet (the errors of `revision_export`); downloads serve this file."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}")
+    path = export_path(revision, fmt)
+    if not default_storage.exists(path):
+        export_store(revision, fmt, _build_export(revision, fmt))
+    return path
+
+
 def export_store(revision: SceneRevision, fmt: str, data: bytes) -> None:
     """Keep `data` as the revision's export in `fmt` (the first one stored wins)."""
     path = export_path(revision, fmt)

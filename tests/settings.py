@@ -5,8 +5,18 @@ import tempfile
 
 os.environ.setdefault("VAR_DIR", tempfile.mkdtemp(prefix="agentworks-test-"))
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
+# Rate limits count per user id and address in a cache that outlives each test's database (where
+# ids repeat), so the suite as a whole would trip them; tests of the limits set their own rates.
+for _name in (
+    "THROTTLE_API_USER",
+    "THROTTLE_API_ANON",
+    "THROTTLE_RUN_CREATE",
+    "THROTTLE_LOGIN",
+    "THROTTLE_TOKEN_CREATE",
+):
+    os.environ.setdefault(_name, "100000/minute")
 
-from config.settings import *  # noqa: F403
+from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

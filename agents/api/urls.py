@@ -25,7 +25,7 @@ urlpatterns = [
     ),
     re_path(
         r"^runs/(?P<pk>[0-9]+)/artifacts/?$",
-        RunViewSet.as_view({"get": "artifacts"}),
+        RunViewSet.as_view({"get": "artifacts"}, pagination_class=None),  # the whole list
         name="api-run-artifacts",
     ),
     re_path(

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
-from django.http import FileResponse, Http404
+from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -14,6 +14,7 @@ from rest_framework.exceptions import APIException, NotAuthenticated, Validation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
+from rest_framework.throttling import BaseThrottle
 
 from agents import selectors
 from agents.api.renderers import TRAJECTORY_RENDERERS
@@ -33,7 +34,9 @@ from agents.services.feedback import FeedbackError, RunNotFinished, feedback_of,
 from agents.services.options import OptionsError
 from agents.services.runs import RunInputError, run_cancel, run_create
 from agents.services.workspaces import workspace_create
+from agents.storage_files import stored_file_response
 from agents.trajectories.build import run_trajectory
+from config.api_errors import LimitErrorSerializer
 
 
 class RunStillActive(APIException):
@@ -65,6 +68,11 @@ class WorkspaceViewSet(
 class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Run]):
     serializer_class = RunSerializer
 
+    def get_throttles(self) -> list[BaseThrottle]:
+        # Starting runs has its own rate (THROTTLE_RUN_CREATE) on top of the per-user one.
+        self.throttle_scope = "run_create" if self.action == "create" else ""
+        return super().get_throttles()
+
     def get_queryset(self) -> QuerySet[Run]:
         runs = selectors.run_list(user=self.request.user)
         workspace = self.request.query_params.get("workspace")
@@ -74,7 +82,20 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             runs = runs.filter(workspace_id=int(workspace))
         return runs
 
-    @extend_schema(request=RunCreateSerializer, responses={201: RunSerializer})
+    @extend_schema(
+        request=RunCreateSerializer,
+        responses={
+            201: RunSerializer,
+            403: OpenApiResponse(
+                LimitErrorSerializer, description="Over the tokens-per-run or stored-bytes quota."
+            ),
+            429: OpenApiResponse(
+                LimitErrorSerializer,
+                description="Too many runs at once or this hour (`quota`, `limit`, `retry_after`)"
+                ", or too many requests.",
+            ),
+        },
+    )
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         payload = RunCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -111,7 +132,7 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             )
         return Response({"results": EventSerializer(page, many=True).data, "next": next_url})
 
-    @extend_schema(request=None, responses=RunSerializer)
+    @extend_schema(request=None, responses={202: RunSerializer})
     @action(detail=True, methods=["post"], url_path="cancel", url_name="cancel")
     def cancel(self, request: Request, pk: str | None = None) -> Response:
         run = run_cancel(run=self.get_object())
@@ -136,11 +157,8 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         artifact = selectors.artifact_list(run=run).filter(pk=int(artifact_id)).first()
         if artifact is None:
             raise Http404("No such artifact.")
-        return FileResponse(
-            artifact.file.open("rb"),
-            as_attachment=True,
-            filename=artifact.name,
-            content_type=artifact.media_type,
+        return stored_file_response(
+            artifact.file, filename=artifact.name, content_type=artifact.media_type
         )
 
     @extend_schema(

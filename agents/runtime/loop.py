@@ -16,6 +16,7 @@ from agents.runtime.builtin_tools import READ_ARTIFACT
 from agents.runtime.compression import Compressor
 from agents.runtime.condense import fit_context
 from agents.runtime.errors import BudgetExceeded, Cancelled, PolicyError, RunEnded, Stuck
+from agents.runtime.log_context import log_scope
 from agents.runtime.protocols import CancelCheck, Clock, EventSink, Policy, PolicyInput, SystemClock
 from agents.runtime.state import Budget, RunState
 from agents.runtime.tools import ArtifactStore, ToolContext, ToolRegistry
@@ -65,9 +66,11 @@ class Agent:
             if self.cancelled():
                 raise Cancelled("cancelled on request")
             if state.pending:
-                self._act(state)
+                with log_scope(step=state.steps, tool=state.pending[0].name):
+                    self._act(state)
             else:
-                outcome = self._decide(state)
+                with log_scope(step=state.steps + 1):
+                    outcome = self._decide(state)
         except RunEnded as ended:
             outcome = Outcome(status=ended.status, message=str(ended), reason=ended.reason)  # type: ignore[arg-type]
         except PolicyError as error:

@@ -6,6 +6,7 @@ import functools
 import json
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -54,11 +55,18 @@ class ToolContext:
 
 class ToolMemo(Protocol):
     """Results of calls already made, by call key: a replayed unit gets the stored result
-    instead of doing the call's side effects again (a note written, a revision stored)."""
+    instead of doing the call's side effects again (a note written, a revision stored).
+
+    `atomic()` wraps a call with effects and the `put` of its result: a host whose effects are
+    writes to the same database makes them in one transaction with the result, so a worker lost
+    at any moment of the call leaves either both (the replay reuses the result) or neither (the
+    replay makes the call once)."""
 
     def get(self, key: str) -> str | None: ...
 
     def put(self, key: str, content: str) -> None: ...
+
+    def atomic(self) -> AbstractContextManager[object]: ...
 
 
 ToolFunction = Callable[[dict[str, Any], ToolContext], Any]
@@ -167,14 +175,26 @@ class ToolRegistry:
 
     def execute(self, call: ToolCall, context: ToolContext) -> ToolResult:
         """Run one call; any failure becomes an error result, never an exception (except the
-        `passthrough` ones)."""
+        `passthrough` ones). A call with effects runs inside the memo's `atomic()` with the
+        storing of its result; when it fails, its effects are undone with it."""
         started = time.perf_counter()
-        remembered = self.memo is not None and bool(context.call_key) and self._effects(call)
-        if remembered:
-            assert self.memo is not None
-            done = self.memo.get(context.call_key)
-            if done is not None:  # made before, by a unit that was lost before it committed
-                return _result(call, done, ok=True, started=started, data=_parsed(done))
+        memo = self.memo if context.call_key and self._effects(call) else None
+        if memo is None:
+            return self._call(call, context, started)
+        done = memo.get(context.call_key)
+        if done is not None:  # made before, by a unit that was lost before it committed
+            return _result(call, done, ok=True, started=started, data=_parsed(done))
+        try:
+            with memo.atomic():
+                result = self._call(call, context, started)
+                if not result.ok:
+                    raise _Undo(result)
+                memo.put(context.call_key, result.content)
+        except _Undo as undone:
+            return undone.result
+        return result
+
+    def _call(self, call: ToolCall, context: ToolContext, started: float) -> ToolResult:
         limit: TimeLimit | None = None
         try:
             if call.error:
@@ -197,10 +217,15 @@ class ToolRegistry:
             message = f"error: {call.name} failed: {type(error).__name__}: {error}"
             return _result(call, message, ok=False, started=started)
         content = data if isinstance(data, str) else json.dumps(data, sort_keys=True, default=str)
-        if remembered:
-            assert self.memo is not None
-            self.memo.put(context.call_key, content)
         return _result(call, content, ok=True, started=started, data=data)
+
+
+class _Undo(Exception):
+    """Leaves the memo's atomic block so a failed call's partial effects are rolled back."""
+
+    def __init__(self, result: ToolResult) -> None:
+        super().__init__(result.content)
+        self.result = result
 
 
 @functools.lru_cache(maxsize=1024)

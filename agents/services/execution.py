@@ -31,13 +31,16 @@ from typing import Literal
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 from django.utils.text import get_valid_filename
 
 from agents.model_settings import MODEL_PLANNER, model_config
 from agents.models import Run
+from agents.observability.collectors import queue_of_kind
+from agents.observability.metrics import observe_events, observe_slice
 from agents.registry import get_kind, kind_tools, resolve_planner
 from agents.runtime import Agent, Budget, Outcome, Policy, RunState, ToolRegistry, events
+from agents.runtime.log_context import bind, log_scope
 from agents.selectors import run_messages
 from agents.services.checkpoint import LeaseLost, UnitWrite, unit_commit
 from agents.services.conversation import conversation_messages
@@ -72,6 +75,7 @@ __all__ = [
 class SliceResult:
     status: SliceStatus
     units: int = 0
+    kind: str = ""
 
 
 def build_agent(run: Run, log: UnitLog, cancelled: CancelWatch | None = None) -> Agent:
@@ -92,7 +96,7 @@ def build_agent(run: Run, log: UnitLog, cancelled: CancelWatch | None = None) ->
         tools=ToolRegistry(
             tools,
             passthrough=(DatabaseError,),
-            memo=DatabaseToolMemo(run.pk),
+            memo=DatabaseToolMemo(run.pk, log),
             default_timeout_s=settings.AGENT_TOOL_TIMEOUT_SECONDS or None,
         ),
         sink=log,
@@ -122,9 +126,11 @@ def run_advance(
     token = execution_token(owner)
     if not lease_acquire(run_id=run_id, owner=token):
         return SliceResult("busy")
-    with LeaseHeartbeat(run_id, token) as heartbeat:
+    began = time.monotonic()
+    # The slice's log lines name the run and its owner (bound once the run is loaded).
+    with log_scope(run_id=run_id, user_id=None), LeaseHeartbeat(run_id, token) as heartbeat:
         try:
-            return _advance(run_id, token, max_units, max_seconds, heartbeat)
+            result = _advance(run_id, token, max_units, max_seconds, heartbeat)
         except DatabaseError:
             # A transient error: give the lease back so the retried task resumes at once.
             try:
@@ -132,6 +138,9 @@ def run_advance(
             except DatabaseError:
                 logger.warning("run %s: could not release the lease after an error", run_id)
             raise
+    queue = queue_of_kind(result.kind)
+    observe_slice(queue=queue, status=result.status, seconds=time.monotonic() - began)
+    return result
 
 
 @dataclass
@@ -147,7 +156,16 @@ def _advance(
     run_id: int, owner: str, max_units: int, max_seconds: float, heartbeat: LeaseHeartbeat
 ) -> SliceResult:
     run = Run.objects.select_related("workspace").get(pk=run_id)
-    log = UnitLog(run_id)
+    bind(user_id=run.workspace.owner_id)
+    result = _advance_run(run, owner, max_units, max_seconds, heartbeat)
+    return replace(result, kind=run.workspace.kind)
+
+
+def _advance_run(
+    run: Run, owner: str, max_units: int, max_seconds: float, heartbeat: LeaseHeartbeat
+) -> SliceResult:
+    run_id = run.pk
+    log = UnitLog(run_id, kind=run.workspace.kind)
     cancel = CancelWatch(run_id, heartbeat.lost)
     cancel.note(run.cancel_requested)
     kept = resume_take(run_id, slices=run.slices, checkpoint_seq=run.checkpoint_seq)
@@ -183,7 +201,7 @@ def _advance(
             if heartbeat.lost.is_set():
                 raise LeaseLost(run_id)
             last = units >= max_units or time.monotonic() - started >= max_seconds
-            if last and outcome is None:
+            if last or outcome is not None:
                 heartbeat.stop()  # the lease goes back with this commit
             _checkpoint(
                 run_id=run_id,
@@ -266,8 +284,8 @@ def _checkpoint(
         for _, path in stored:
             try:
                 default_storage.delete(path)
-            except OSError:
-                logger.warning("run %s: could not remove %s", run_id, path)
+            except Exception:  # OSError locally, a botocore error on S3: the janitor retries
+                logger.warning("run %s: could not remove %s", run_id, path, exc_info=True)
         raise
     if state is not None:
         state.mark_saved()
@@ -276,6 +294,8 @@ def _checkpoint(
             saved.checkpoint_seq = committed.last_seq
     if cancel is not None:
         cancel.note(committed.cancel_requested)
+    rows, kind = committed.events, log.kind
+    transaction.on_commit(lambda: observe_events(kind, rows))
 
 
 def _store_file(run_id: int, ref: str, name: str, content: bytes) -> str:

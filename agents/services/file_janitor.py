@@ -36,10 +36,12 @@ class JanitorReport:
 def orphan_files_remove(*, older_than: timedelta, dry_run: bool = False) -> JanitorReport:
     """Remove (or, with `dry_run`, only list) the orphan files older than `older_than`."""
     report = JanitorReport()
-    if not default_storage.exists(RUNS_FOLDER):
-        return report
     cutoff = timezone.now() - older_than
-    run_folders, _ = default_storage.listdir(RUNS_FOLDER)
+    # Not `exists(RUNS_FOLDER)`: a bucket has no folders, only keys, so S3 would answer False.
+    try:
+        run_folders, _ = default_storage.listdir(RUNS_FOLDER)
+    except FileNotFoundError:  # local storage before the first artifact
+        return report
     for run_folder in run_folders:
         if not run_folder.isdigit():
             continue

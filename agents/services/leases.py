@@ -85,6 +85,7 @@ class LeaseHeartbeat:
                     )
                 except DatabaseError:
                     logger.warning("run %s: lease renewal failed; retrying", self.run_id)
+                    connection.close()  # a dropped connection: the next beat opens a new one
                     continue
                 if not renewed:
                     logger.warning("run %s: lease lost by %s", self.run_id, self.token)

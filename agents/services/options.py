@@ -9,6 +9,7 @@ from agents.model_settings import MODEL_PLANNER, default_planner, model_config
 from agents.models import Workspace
 from agents.registry import planner_names
 from agents.runtime import Budget
+from agents.services.quotas import QuotaExceeded, max_tokens_per_run
 
 LIMITS = {
     "max_steps": (1, 500),
@@ -52,6 +53,9 @@ def parse_run_options(kind: str, raw: Any, *, workspace: Workspace | None = None
             "(or the workspace's model settings), or use the offline planner"
         )
     defaults = Budget().to_dict()
+    token_cap = max_tokens_per_run()
+    if token_cap:  # the quota caps the default budget too, so a run without options fits it
+        defaults["max_tokens"] = min(defaults["max_tokens"], token_cap)
     values: dict[str, Any] = {}
     for name, (low, high) in LIMITS.items():
         value = raw.get(name, defaults[name])
@@ -60,6 +64,15 @@ def parse_run_options(kind: str, raw: Any, *, workspace: Workspace | None = None
         if not low <= value <= high:
             raise OptionsError(f"{name} must be between {low} and {high}")
         values[name] = value
+    if token_cap and values["max_tokens"] > token_cap:
+        raise QuotaExceeded(
+            quota="tokens_per_run",
+            limit=token_cap,
+            status=403,
+            retry_at=None,
+            message=f"max_tokens {values['max_tokens']} is over your quota of {token_cap} "
+            "tokens per run",
+        )
     rounds = raw.get("rounds")
     if rounds is not None and (
         isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.db import transaction
 from django.utils import timezone
 
 from agents.models import Run, Workspace
 from agents.services.options import parse_run_options
 from agents.services.queueing import enqueue_on_commit
+from agents.services.quotas import check_run_quotas
 
 MAX_PROMPT_CHARS = 20_000
 """The one prompt limit: the API schema's maxLength, its 400 and this service all say it."""
@@ -20,20 +23,29 @@ class RunInputError(ValueError):
 
 
 def run_create(*, workspace: Workspace, prompt: str, options: Any = None) -> Run:
-    """Create a queued run and enqueue its first slice once the transaction commits."""
+    """Create a queued run and enqueue its first slice once the transaction commits.
+
+    Raises RunInputError or OptionsError for a request that cannot be a run, and QuotaExceeded
+    when the owner's quotas (runs at once, runs per hour, stored bytes) refuse another one."""
     prompt = (prompt or "").strip()
     if not prompt:
         raise RunInputError("the prompt is empty")
     if len(prompt) > MAX_PROMPT_CHARS:
         raise RunInputError(PROMPT_TOO_LONG)
     parsed = parse_run_options(workspace.kind, options, workspace=workspace)
-    run = Run.objects.create(
-        workspace=workspace,
-        prompt=prompt,
-        options={"planner": parsed.planner} | ({"rounds": parsed.rounds} if parsed.rounds else {}),
-        budget=parsed.budget.to_dict(),
-    )
-    run_enqueue(run_id=run.pk)
+    with transaction.atomic():
+        # The owner's row lock makes count-then-create one step: two requests at once cannot
+        # both take the last free slot of a quota.
+        owner = User.objects.select_for_update().get(pk=workspace.owner_id)
+        check_run_quotas(user=owner)
+        run = Run.objects.create(
+            workspace=workspace,
+            prompt=prompt,
+            options={"planner": parsed.planner}
+            | ({"rounds": parsed.rounds} if parsed.rounds else {}),
+            budget=parsed.budget.to_dict(),
+        )
+        run_enqueue(run_id=run.pk)
     return run
 
 

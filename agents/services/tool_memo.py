@@ -4,20 +4,44 @@ A unit whose worker is lost after a tool made its side effects (a note written, 
 stored, the working scene edited) but before the unit committed runs again from the last
 checkpoint, with the same pending call. `DatabaseToolMemo` finds the call's stored result and the
 registry returns it instead of calling the tool again: no duplicate notes, revisions or edits.
-The result is stored right after the call returns; a worker lost in between (a few
-milliseconds) still repeats the call.
+
+The call and the storing of its result are one transaction (`atomic`): the effects of our tools
+are rows in this database (a note, a scene revision, the working scene), so a worker lost at any
+moment of the call leaves either the effect with its result, which the replay reuses, or neither,
+and the replay makes the call once. A call that fails is rolled back whole. While the transaction
+is open the run's live events (a tool's progress) wait for the unit's commit instead of being
+committed on their own, since they would otherwise commit inside it. An effect outside the
+database (a file written, a request sent) is not covered: a tool with one must make it idempotent
+by its call key (`ToolContext.call_key`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.db import IntegrityError, transaction
 
 from agents.models import ToolCallRecord
+from agents.services.unit_log import UnitLog
 
 
 class DatabaseToolMemo:
-    def __init__(self, run_id: int) -> None:
+    def __init__(self, run_id: int, log: UnitLog | None = None) -> None:
         self.run_id = run_id
+        self.log = log
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        held = self.log is not None and self.log.hold_live
+        if self.log is not None:
+            self.log.hold_live = True
+        try:
+            with transaction.atomic():
+                yield
+        finally:
+            if self.log is not None:
+                self.log.hold_live = held
 
     def get(self, key: str) -> str | None:
         found = (

@@ -1,4 +1,4 @@
-"""The secret values this deployment holds, so exports can redact them wherever they appear."""
+"""The secret values this deployment holds, so exports, events and logs can redact them."""
 
 from __future__ import annotations
 
@@ -28,6 +28,16 @@ def known_secrets() -> list[str]:
     return [value for value in values if isinstance(value, str) and value]
 
 
-def settings_scrubber() -> Scrubber:
-    """A scrubber for the current settings (read each time: settings may change in tests)."""
-    return Scrubber.for_values(known_secrets())
+def workspace_model_keys() -> list[str]:
+    """The model server keys workspaces hold (`Workspace.model_api_key`): one query."""
+    from agents.models import Workspace
+
+    keys = Workspace.objects.exclude(model_api_key="").values_list("model_api_key", flat=True)
+    return [key for key in keys if key]
+
+
+def settings_scrubber(*, workspace_keys: bool = True) -> Scrubber:
+    """A scrubber for the current settings (read each time: settings may change in tests) and,
+    unless `workspace_keys` is False (no database at hand: a log filter), workspaces' model keys."""
+    values = known_secrets() + (workspace_model_keys() if workspace_keys else [])
+    return Scrubber.for_values(values)

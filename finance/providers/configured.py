@@ -29,8 +29,10 @@ from django.conf import settings
 from finance.providers.base import ProviderConfigurationError, ProviderError, UnknownSymbolError
 from finance.providers.django_cache import DjangoCache
 from finance.providers.fred import Fred
+from finance.providers.rate_limit import SharedRateLimiter, redis_client
 from finance.providers.sec import (
     COMPANY_TICKERS_URL,
+    SEC_MAX_REQUESTS_PER_SECOND,
     SecCompanyFacts,
     cik_for_ticker,
 )
@@ -225,8 +227,20 @@ def sec_companyfacts() -> SecCompanyFacts:
             "SEC_USER_AGENT is not set: the SEC requires a User-Agent naming you and a contact "
             "e-mail, e.g. 'Example Research admin@example.com'"
         )
-    session = RecordedSecSession(root) if root is not None else None
-    return SecCompanyFacts(user_agent, session=session, cache=finance_cache())
+    if root is not None:
+        return SecCompanyFacts(user_agent, session=RecordedSecSession(root), cache=finance_cache())
+    return SecCompanyFacts(user_agent, cache=finance_cache(), limiter=sec_rate_limiter())
+
+
+def sec_rate_limiter() -> SharedRateLimiter | None:
+    """SEC's 10 requests/s shared by every process through Redis when ``REDIS_URL`` is set;
+    None without Redis: a bucket per process (the embedded default runs one server, one worker)."""
+    url = str(getattr(settings, "REDIS_URL", "") or "")
+    if not url:
+        return None
+    return SharedRateLimiter(
+        redis_client(url), "finance:ratelimit:sec", SEC_MAX_REQUESTS_PER_SECOND
+    )
 
 
 def yahoo_finance() -> YahooFinance:

@@ -20,7 +20,7 @@ from finance.providers.base import (
     utc_now,
 )
 from finance.providers.cache import Cache, cached_fetch
-from finance.providers.http import HttpSession, RateLimiter, get_json
+from finance.providers.http import HttpSession, RateLimiter, get_json, without_secrets
 from finance.providers.periods import parse_date
 
 OBSERVATIONS_URL = "https://api.stlouisfed.org/fred/series/observations"
@@ -48,8 +48,8 @@ class Series:
 
 def normalise_observations(series_id: str, payload: Mapping[str, Any]) -> Series:
     if "observations" not in payload:
-        message = payload.get("error_message", "response has no observations")
-        raise ProviderError(f"FRED series {series_id}: {message}")
+        message = str(payload.get("error_message", "response has no observations"))
+        raise ProviderError(f"FRED series {series_id}: {without_secrets(message)}")
     observations = tuple(
         Observation(
             date=parse_date(row["date"]),

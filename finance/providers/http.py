@@ -39,6 +39,7 @@ _RESOLVE = re.compile(
 )
 _QUERY = re.compile(r"\?[^\s'\")]*")
 _SECRET = re.compile(r"((?:api[_-]?key|token|crumb|key)=)[^&\s'\")]+", re.IGNORECASE)
+_USERINFO = re.compile(r"([a-z][a-z0-9+.-]*://)[^/\s'\"@]+@", re.IGNORECASE)
 _EPSILON = 1e-9  # float slack, so a refill of 0.9999999999 tokens still counts as one
 
 
@@ -57,6 +58,12 @@ def is_network_text(text: str) -> bool:
     return _NETWORK_TEXT.search(text) is not None
 
 
+def without_secrets(text: str) -> str:
+    """`text` (an error message, a URL) without URL query strings, `key=` values or
+    `user:password@` credentials: `requests` puts the full URL, API key included, in its errors."""
+    return _QUERY.sub("", _SECRET.sub(r"\1…", _USERINFO.sub(r"\1", text)))
+
+
 def network_reason(problem: BaseException | str) -> str:
     """Why a source could not be reached, fit to show: the host that did not resolve, a
     timeout, or the error without URL query strings or keys."""
@@ -73,7 +80,7 @@ def network_reason(problem: BaseException | str) -> str:
     logged = re.search(r"\((\w*(?:Error|Timeout))\)", text)  # a library's log line
     if logged:
         return f"the connection failed ({logged.group(1)})"
-    cleaned = _QUERY.sub("", _SECRET.sub(r"\1…", text))
+    cleaned = without_secrets(text)
     return re.sub(r"\s+", " ", cleaned).strip()[:200]
 
 
@@ -173,6 +180,7 @@ def get_json(
     404 raises ``UnknownSymbolError`` (with ``not_found_message``); exhausting retries raises
     ``ProviderUnavailableError``; other 4xx raise ``ProviderError``.
     """
+    shown = without_secrets(url)  # messages name the URL, never its query string or credentials
     last_problem = "no attempt made"
     network_problem: BaseException | None = None
     for attempt in range(retries + 1):
@@ -183,6 +191,10 @@ def get_json(
         except (requests.Timeout, requests.ConnectionError, TimeoutError, ConnectionError) as exc:
             last_problem = network_reason(exc)
             network_problem = exc
+        except requests.RequestException as exc:  # an HTTPError, redirects, a bad URL: no retry
+            # `from None`: the original's text holds the full URL, API key included.
+            reason = without_secrets(f"{type(exc).__name__}: {exc}")
+            raise ProviderError(f"{label} request failed: {reason}") from None
         else:
             network_problem = None
             status = response.status_code
@@ -190,11 +202,11 @@ def get_json(
                 try:
                     return response.json()
                 except ValueError as exc:
-                    raise ProviderError(f"{label} returned invalid JSON for {url}") from exc
+                    raise ProviderError(f"{label} returned invalid JSON for {shown}") from exc
             if status == 404:
-                raise UnknownSymbolError(not_found_message or f"{label}: not found ({url})")
+                raise UnknownSymbolError(not_found_message or f"{label}: not found ({shown})")
             if status not in RETRY_STATUSES:
-                raise ProviderError(f"{label} refused the request ({status}) for {url}")
+                raise ProviderError(f"{label} refused the request ({status}) for {shown}")
             last_problem = f"HTTP {status}"
             retry_after = _retry_after(response)
             if retry_after is not None and attempt < retries:

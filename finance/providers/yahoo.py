@@ -29,7 +29,12 @@ from finance.providers.base import (
     utc_now,
 )
 from finance.providers.cache import Cache, cached_fetch
-from finance.providers.http import is_network_error, is_network_text, unreachable
+from finance.providers.http import (
+    is_network_error,
+    is_network_text,
+    unreachable,
+    without_secrets,
+)
 
 LABEL = "Yahoo Finance"
 
@@ -172,7 +177,9 @@ def _reach(symbol: str, call: Callable[[], Any]) -> tuple[Any, str | None]:
         except Exception as exc:  # yfinance raises assorted types for network/HTTP trouble
             if is_network_error(exc) or is_network_text(str(exc)):
                 raise unreachable(LABEL, exc) from exc
-            raise ProviderError(f"{LABEL} failed for {symbol}: {exc}") from exc
+            raise ProviderError(
+                f"{LABEL} failed for {symbol}: {without_secrets(str(exc))}"
+            ) from exc
     return result, log.reason()
 
 

@@ -14,6 +14,7 @@ from django.utils.text import get_valid_filename
 
 from agents.models import Workspace
 from agents.services.queueing import enqueue_on_commit
+from agents.services.quotas import check_stored_bytes
 from finance.documents.data_files import read_data_csv
 from finance.documents.ingest import DocumentError, check_pdf_bytes, pdf_error
 from finance.models import Document
@@ -97,8 +98,9 @@ def check_upload(data: bytes, kind: str) -> None:
 def document_upload(*, workspace: Workspace, data: bytes, filename: str) -> tuple[Document, bool]:
     """Store a filing and queue its ingestion; the same bytes again return the stored document.
 
-    Raises UploadError for a file that cannot be a filing; nothing is stored then. A previous
-    failed upload of the same bytes is replaced by a fresh attempt.
+    Raises UploadError for a file that cannot be a filing, and QuotaExceeded when it would take
+    the owner past their stored-bytes quota; nothing is stored then. A previous failed upload of
+    the same bytes is replaced by a fresh attempt.
     """
     kind = upload_kind(filename)
     check_upload(data, kind)
@@ -108,6 +110,7 @@ def document_upload(*, workspace: Workspace, data: bytes, filename: str) -> tupl
         if existing.status != Document.Status.FAILED:
             return existing, False
         document_delete(document=existing)
+    check_stored_bytes(user=workspace.owner, adding=len(data))
     name = get_valid_filename(Path(filename).name) or f"document.{kind}"
     document = Document(
         workspace=workspace,

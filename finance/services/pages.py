@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from django.core.files.storage import FileSystemStorage
-
+from agents.storage_files import local_copy
 from finance.documents.data_files import ingest_csv
 from finance.documents.ingest import DocumentError, clean_text, ingest_html
 from finance.models import Document
@@ -106,14 +105,6 @@ def parse_scale(raw: str | None) -> float:
     return round(min(MAX_SCALE, max(MIN_SCALE, scale)), 2)
 
 
-def _pdf_source(document: Document) -> Any:
-    """A path for local files (pdfium reads only the pages it needs); the bytes otherwise (S3)."""
-    if isinstance(document.file.storage, FileSystemStorage):
-        return document.file.path
-    with document.file.open("rb") as handle:
-        return handle.read()
-
-
 def _checked(document: Document, page: int) -> None:
     document_ready(document)
     if not 0 <= page < document.pages:
@@ -133,8 +124,9 @@ def page_info(*, document: Document, page: int) -> PageInfo:
         return PageInfo(document, page, document.pages, None, None, parsed.pages[page])
     import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 
-    with PDFIUM_LOCK:
-        pdf = pdfium.PdfDocument(_pdf_source(document))
+    # pdfium reads only the pages it needs from a path (a temporary copy where storage is S3).
+    with local_copy(document.file) as path, PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(str(path))
         try:
             pdf_page = pdf[page]
             width, height = pdf_page.get_size()
@@ -160,8 +152,8 @@ def page_png(*, document: Document, page: int, scale: float) -> bytes:
         pass
     import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 
-    with PDFIUM_LOCK:
-        pdf = pdfium.PdfDocument(_pdf_source(document))
+    with local_copy(document.file) as source, PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(str(source))
         try:
             pdf_page = pdf[page]
             image = pdf_page.render(scale=scale).to_pil()

@@ -2,7 +2,8 @@
 
 from finance.tools.document_tools import DOCUMENT_TOOLS
 from finance.tools.research_tools import RESEARCH_TOOLS
+from finance.tools.run_python import RUN_PYTHON
 
-FINANCE_TOOLS = (*DOCUMENT_TOOLS, *RESEARCH_TOOLS)
+FINANCE_TOOLS = (*DOCUMENT_TOOLS, *RESEARCH_TOOLS, RUN_PYTHON)
 
 __all__ = ["FINANCE_TOOLS"]

@@ -130,6 +130,7 @@ def server_stack(postgres_url: str, redis_url: str, tmp_path_factory) -> Iterato
 
 @pytest.fixture(scope="module")
 def embedded_stack(tmp_path_factory) -> Iterator[Stack]:
-    """The app on its embedded default: SQLite, the filesystem broker, a threads-pool worker."""
+    """The app on its embedded default: SQLite, the filesystem broker, a prefork worker (as
+    `deploy/dev.py run` starts it)."""
     with embedded(tmp_path_factory.mktemp("embedded-stack"), token_for="alice") as stack:
         yield stack

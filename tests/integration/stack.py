@@ -360,11 +360,14 @@ class Stack:
 
 
 @contextmanager
-def embedded(folder: Path, token_for: str | None = None) -> Iterator[Stack]:
-    """The app on its embedded default: SQLite, the filesystem broker, a threads-pool worker."""
-    stack = Stack.create(folder, {})
+def embedded(
+    folder: Path, token_for: str | None = None, settings: dict[str, str] | None = None
+) -> Iterator[Stack]:
+    """The app on its embedded default: SQLite, the filesystem broker, a prefork worker (as
+    `deploy/dev.py run` starts it); `settings` adds to its environment."""
+    stack = Stack.create(folder, dict(settings or {}))
     try:
-        stack.start(pool="threads", concurrency=2, token_for=token_for)
+        stack.start(pool="prefork", concurrency=2, token_for=token_for)
         yield stack
     finally:
         stack.stop_all()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 import time
@@ -61,6 +62,9 @@ class DictMemo:
 
     def put(self, key: str, content: str) -> None:
         self.stored[key] = content
+
+    def atomic(self) -> contextlib.AbstractContextManager[object]:
+        return contextlib.nullcontext()
 
 
 def _sentinel_handler(signum: int, frame: Any) -> None:

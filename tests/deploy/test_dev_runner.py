@@ -1,0 +1,103 @@
+"""`python3 deploy/dev.py run` stops its server and worker (and their children) on SIGTERM as on
+Ctrl-C, so a killed runner does not leave the port held."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A server-like child: it forks a grandchild that listens on the port (as uvicorn's or Celery's
+# pool processes do), then waits; both ignore nothing, so only a signal to the group ends both.
+SERVER = """
+import subprocess, sys, time
+port, pids = sys.argv[1], sys.argv[2]
+listener = subprocess.Popen([sys.executable, "-c", '''
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
+time.sleep(600)
+''', port])
+open(pids, "w").write(f"{__import__('os').getpid()} {listener.pid}")
+time.sleep(600)
+"""
+WORKER = """
+import os, sys, time
+open(sys.argv[1], "w").write(str(os.getpid()))
+time.sleep(600)
+"""
+SUPERVISOR = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("dev", sys.argv[1])
+dev = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(dev)
+py = sys.executable
+server = [py, "-c", sys.argv[2], sys.argv[4], sys.argv[5]]
+worker = [py, "-c", sys.argv[3], sys.argv[6]]
+dev.supervise([server, worker], poll_seconds=0.1)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in state  # a zombie nobody reaped yet holds nothing
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def wait_until(check, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads process states from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_signal_to_the_runner_stops_every_process_it_started(tmp_path, signum):
+    port = free_port()
+    server_pids, worker_pid = tmp_path / "server", tmp_path / "worker"
+    runner = subprocess.Popen(
+        [sys.executable, "-c", SUPERVISOR, str(ROOT / "deploy" / "dev.py"), SERVER, WORKER,
+         str(port), str(server_pids), str(worker_pid)],
+        cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert wait_until(lambda: server_pids.exists() and worker_pid.exists() and listening(port))
+        pids = [int(pid) for pid in server_pids.read_text().split()] + [int(worker_pid.read_text())]
+        assert all(alive(pid) for pid in pids)
+
+        runner.send_signal(signum)
+        assert runner.wait(timeout=15) is not None
+
+        assert wait_until(lambda: not any(alive(pid) for pid in pids)), [
+            pid for pid in pids if alive(pid)
+        ]
+        assert not listening(port), "the port is still held after the runner stopped"
+        with socket.socket() as again:  # and the next `dev.py run` can take it
+            again.bind(("127.0.0.1", port))
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
