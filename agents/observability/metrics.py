@@ -44,7 +44,7 @@ TOOL_CALLS = Counter(
 INTERRUPTIONS = Counter(
     f"{PREFIX}_interruptions",
     "Runs or units that did not end normally, by cause: stuck, budget, cancelled, "
-    "worker_lost (a unit ran again), lease_lost, time_limit, model_error, internal_error.",
+    "worker_lost (a unit ran again), lease_lost, time_limit, quota, model_error, internal_error.",
     ["cause"],
 )
 MODEL_TTFT = Histogram(
@@ -104,6 +104,8 @@ def interruption_cause(status: str, reason: str | None) -> str | None:
         return "budget"
     if reason == "time_limit":
         return "time_limit"
+    if reason == "quota":
+        return "quota"
     if reason in MODEL_REASONS:
         return "model_error"
     return "internal_error"

@@ -51,6 +51,7 @@ from agents.services.leases import (
     lease_acquire,
     lease_release,
 )
+from agents.services.quotas import QuotaExceeded, check_stored_bytes
 from agents.services.resume_cache import Resumable, resume_keep, resume_take
 from agents.services.tool_memo import DatabaseToolMemo
 from agents.services.unit_log import UnitLog
@@ -174,6 +175,13 @@ def _advance_run(
         state, saved = _load_state(run) if kept is None else _resumed(kept)
     except LookupError as error:  # the planner or kind vanished from this deployment
         _fail(run_id=run_id, owner=owner, log=log, message=str(error))
+        return SliceResult("finished")
+    try:
+        # What a run writes (renders, exports, notes) counts too: a run that has filled its
+        # owner's space stops at its next slice, having passed it by one slice's artifacts.
+        check_stored_bytes(user=run.workspace.owner, adding=0)
+    except QuotaExceeded as full:
+        _fail(run_id=run_id, owner=owner, log=log, message=str(full), reason="quota")
         return SliceResult("finished")
     if kept is not None and agent.compressor is not None:
         agent.compressor = replace(agent.compressor, sizes=kept.sizes)

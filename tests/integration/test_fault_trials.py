@@ -46,7 +46,7 @@ from tests.integration.stack import (
 )
 from tests.plugins.fault_tools import read_effects
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.fault_trials]
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 LEASE_SECONDS = 2
