@@ -40,7 +40,9 @@ def place_duck(workspace, filename: str, finish_run) -> tuple[Run, list[str]]:
 
 
 def test_instructions_in_a_mesh_file_name_trigger_nothing(alice, make_workspace, finish_run):
-    clean_run, clean_scene = place_duck(make_workspace(alice, kind="studio"), "duck.stl", finish_run)
+    clean_run, clean_scene = place_duck(
+        make_workspace(alice, kind="studio"), "duck.stl", finish_run
+    )
     planted_run, planted_scene = place_duck(
         make_workspace(alice, kind="studio"), PLANTED, finish_run
     )
