@@ -23,7 +23,7 @@ def test_a_run_stops_at_its_next_slice_once_its_owner_is_out_of_space(
 
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED
-    assert run.result["reason"] == "quota"
+    assert (run.result or {})["reason"] == "quota"
     assert "1.4 MB" not in run.message and "delete documents" in run.message
     assert Event.objects.filter(run=run, type="run.failed").count() == 1
 
