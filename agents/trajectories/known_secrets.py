@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.conf import settings
@@ -40,4 +41,10 @@ def settings_scrubber(*, workspace_keys: bool = True) -> Scrubber:
     """A scrubber for the current settings (read each time: settings may change in tests) and,
     unless `workspace_keys` is False (no database at hand: a log filter), workspaces' model keys."""
     values = known_secrets() + (workspace_model_keys() if workspace_keys else [])
+    return _scrubber(tuple(values))
+
+
+@functools.lru_cache(maxsize=8)
+def _scrubber(values: tuple[str, ...]) -> Scrubber:
+    """Built once per set of secrets: every event of every run is scrubbed with it."""
     return Scrubber.for_values(values)

@@ -42,6 +42,15 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
         rf"\1{REDACTED}",
     ),
 )
+
+def _scoped(pattern: str) -> str:
+    """A pattern whose leading `(?i)` applies to it alone, so patterns can be joined."""
+    return f"(?i:{pattern[4:]})" if pattern.startswith("(?i)") else f"(?:{pattern})"
+
+
+# Any of PATTERNS: one search tells that a string (most are plain text) needs no substitution.
+ANY_PATTERN = re.compile("|".join(_scoped(pattern.pattern) for pattern, _ in PATTERNS))
+
 SENSITIVE_KEYS = re.compile(
     r"(?i)^(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|token|secret|secret[_-]?key"
     r"|access[_-]?key|client[_-]?secret|password|passwd|authorization)$"
@@ -74,6 +83,8 @@ class Scrubber:
         for secret in self.secrets:
             if secret in value:
                 value = value.replace(secret, REDACTED)
+        if ANY_PATTERN.search(value) is None:
+            return value
         for pattern, replacement in PATTERNS:
             value = pattern.sub(replacement, value)
         return value
