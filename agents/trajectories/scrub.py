@@ -43,6 +43,7 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
 )
 
+
 def _scoped(pattern: str) -> str:
     """A pattern whose leading `(?i)` applies to it alone, so patterns can be joined."""
     return f"(?i:{pattern[4:]})" if pattern.startswith("(?i)") else f"(?:{pattern})"
