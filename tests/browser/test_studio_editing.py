@@ -121,7 +121,10 @@ def test_a_refused_edit_shows_the_reason(page, app: Stack) -> None:
 
     page.wait_for_selector("#sv-edit-result.error")
     assert "rotation must be between" in page.inner_text("#sv-edit-result")
-    assert "rotation must be between" in page.inner_text("#sv-status")
+    # the stored scene is shown again first (its status says "loading…" meanwhile), then why
+    page.wait_for_function(
+        "document.querySelector('#sv-status').textContent.includes('rotation must be between')"
+    )
     assert page.locator("#sv-history button.sv-rev").count() == 1
     assert not problems(page, allowed=("400 ",)), problems(page)
 
