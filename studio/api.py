@@ -12,7 +12,12 @@ from typing import Any
 from django.http import HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -289,6 +294,7 @@ class RevisionExportView(APIView):
             (200, "application/zip"): OpenApiTypes.BINARY,
             (200, "model/stl"): OpenApiTypes.BINARY,
             (200, "image/png"): OpenApiTypes.BINARY,
+            302: OpenApiResponse(description="S3 storage: a short-lived presigned URL"),
         },
         summary="The revision as GLB, OBJ + MTL (zip), STL, or its render (PNG)",
         operation_id="studio_revision_export",

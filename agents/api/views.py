@@ -145,7 +145,12 @@ class RunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         items = selectors.artifact_list(run=run)
         return Response(ArtifactSerializer(items, many=True).data)
 
-    @extend_schema(responses={(200, "application/octet-stream"): bytes})
+    @extend_schema(
+        responses={
+            (200, "application/octet-stream"): bytes,
+            302: OpenApiResponse(description="S3 storage: a short-lived presigned URL"),
+        }
+    )
     @action(
         detail=True,
         methods=["get"],
