@@ -73,6 +73,7 @@ def manage(*args: str) -> None:
 
 def run() -> None:
     ensure_environment(dev=False)
+    os.environ.setdefault("LOG_FORMAT", "text")  # a person reads this console; deployments: JSON
     say("migrating the database")
     manage("migrate", "--noinput")
     # Metrics files of the processes of an earlier start would be added to this one's.
