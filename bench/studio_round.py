@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from studio.physics.memo import forget_measurements  # noqa: E402
 from studio.planner.builder import build_scene, camera_for, lights_for  # noqa: E402
 from studio.planner.grammar import LightingSpec, parse_request  # noqa: E402
 from studio.refinement import refine_round  # noqa: E402
@@ -106,11 +107,17 @@ runs side by side."""
 
 def time_rounds(
     count: int, repeats: int, layout: str = "stacked"
-) -> tuple[list[float], list[float], dict[str, bool], dict[str, list[float]]]:
+) -> tuple[list[float], list[float], dict[str, bool], dict[str, list[float]], list[float], str]:
+    """Per repeat, a first round on objects never measured in this process (the physics memo is
+    emptied), then the round after it on the scene that round proposed. Returns the first
+    rounds' wall and CPU times, their checks and parts, the next rounds' wall times, and what
+    the first round changed."""
     stored = LAYOUTS[layout](count).to_dict()
-    times, cpu, checks = [], [], {}
+    times, cpu, checks, following = [], [], {}, []
+    changed = ""
     parts: dict[str, list[float]] = {name: [] for name, _ in PARTS}
     for _ in range(repeats):
+        forget_measurements()
         scene = scene_from_dict(stored)
         started, started_cpu = time.perf_counter(), time.process_time()
         result = refine_round(scene, 1)
@@ -120,7 +127,15 @@ def time_rounds(
         for name, (where, key) in PARTS:
             source = result.timings if where == "timings" else result.reports[where]
             parts[name].append(float(source.get(key, 0.0)))
-    return times, cpu, checks, parts
+        if result.passed:
+            continue
+        changed = "; ".join(result.changes)
+        following_scene = scene_from_dict(result.next_scene.to_dict())
+        started = time.perf_counter()
+        second = refine_round(following_scene, 2)
+        following.append(time.perf_counter() - started)
+        changed += " (physics reused)" if second.timings.get("physics_reused") else ""
+    return times, cpu, checks, parts, following, changed
 
 
 def time_create_scene(prompt: str) -> float:
@@ -153,7 +168,9 @@ def main() -> int:
         f"first round in this process (GL context, shaders): {time.perf_counter() - started:.2f} s"
     )
     for count in args.sizes:
-        times, cpu, checks, parts = time_rounds(count, args.repeats, args.layout)
+        times, cpu, checks, parts, following, changed = time_rounds(
+            count, args.repeats, args.layout
+        )
         failed = [name for name, passed in checks.items() if not passed]
         print(
             f"{count:4d} objects: median {statistics.median(times):.3f} s per round "
@@ -165,6 +182,13 @@ def main() -> int:
             "      parts (median wall s): "
             + ", ".join(f"{name} {statistics.median(values):.3f}" for name, values in parts.items())
         )
+        if following:
+            print(
+                f"      the round after it: median {statistics.median(following):.3f} s "
+                f"(min {min(following):.3f}, max {max(following):.3f}); round 1 changed: {changed}"
+            )
+        else:
+            print("      the round after it: none (round 1 passed every check)")
     if not args.no_create_scene:
         prompt = "a red metal sphere of 50 cm resting on a wooden table, warm light from the left"
         print(f"create_scene {prompt!r}: {time_create_scene(prompt):.2f} s end to end")

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import trimesh
 
-from studio.physics import run_checks
 from studio.physics.common import Report
 from studio.physics.fixes import (
     drop_to_support,
@@ -26,6 +25,7 @@ from studio.physics.fixes import (
     separate_overlaps,
     stabilise,
 )
+from studio.physics.memo import measured_physics
 from studio.rendering.adjust import fix_exposure, fix_framing
 from studio.rendering.checks import ExposureReport, FramingReport, exposure, framing
 from studio.rendering.renderer import render
@@ -52,19 +52,25 @@ class RoundResult:
     thumbnail: bytes = b""
     timings: dict[str, float] = field(default_factory=dict)
     """Wall seconds: "render" (the image, exposure and framing, on the calling thread), "physics"
-    (the four physics checks, alongside it) and "measure" (both and the encoded images)."""
+    (the four physics checks, alongside it) and "measure" (both and the encoded images);
+    "physics_reused" is 1.0 when the objects were measured before unchanged and their physics
+    reports were reused (`studio.physics.memo`), else 0.0."""
 
     @property
     def passed(self) -> bool:
         return all(check["passed"] for check in self.checks.values())
 
     def summary(self) -> dict[str, Any]:
-        return {
+        summary = {
             "round": self.number,
             "passed": self.passed,
             "checks": self.checks,
             "changes": self.changes,
         }
+        if self.timings.get("physics_reused"):
+            # The objects are the ones an earlier measurement simulated: its reports stand.
+            summary["physics_reused"] = True
+        return summary
 
 
 @dataclass(frozen=True)
@@ -97,12 +103,12 @@ def measure_round(
     # (the GL context belongs to this thread; the rasteriser and MuJoCo work outside Python).
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="physics-checks") as pool:
-        measuring = pool.submit(_timed, run_checks, scene, world)
+        measuring = pool.submit(_timed, measured_physics, scene, world)
         image = render(scene, mesh_for=mesh_for, width=width, height=height)
         light = exposure(image)
         frame = framing(image, scene, min_pixels=MIN_OBJECT_PIXELS)
         rendered = time.perf_counter() - started
-        physics, physics_s = measuring.result()
+        (physics, reused), physics_s = measuring.result()
     reports: dict[str, dict[str, Any]] = {
         "exposure": light.to_dict(),
         "framing": frame.to_dict(),
@@ -121,6 +127,7 @@ def measure_round(
     result.timings = {
         "render": rendered,
         "physics": physics_s,
+        "physics_reused": float(reused),
         "measure": time.perf_counter() - started,
     }
     return result, Measures(light, frame, physics)

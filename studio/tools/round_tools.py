@@ -9,7 +9,7 @@ from django.db import transaction
 from agents.models import Run
 from agents.runtime import Tool, ToolContext, ToolError
 from agents.services.runs import MAX_PROMPT_CHARS
-from studio.physics import run_checks as physics_checks
+from studio.physics.memo import measured_physics
 from studio.planner.builder import build_scene as build_from_request
 from studio.planner.grammar import GrammarError, parse_request
 from studio.planner.uploads import workspace_uploads
@@ -71,7 +71,7 @@ def render_scene(arguments: dict[str, Any], context: ToolContext) -> dict[str, A
 def run_checks(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
     scene = load(context)
     resolve = mesh_resolver(context)
-    reports = physics_checks(scene, lambda obj: world_mesh(obj, resolve_mesh=resolve))
+    reports, _ = measured_physics(scene, lambda obj: world_mesh(obj, resolve_mesh=resolve))
     return {
         name: {"passed": report.passed, "value": report.value, "reasons": report.reasons[:5]}
         | ({"warnings": report.warnings} if report.warnings else {})
