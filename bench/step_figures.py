@@ -15,6 +15,7 @@ with `step_worker.register_scripted_planner`); everything else here is plain ari
 
 from __future__ import annotations
 
+import gc
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -133,12 +134,14 @@ def collect(
 
     tenth = figures.tenth
     for _ in range(runs):
+        gc.collect()  # every run starts from a collected heap, not the last one's garbage
         marks, total = time_pure(steps)
         figures.pure_steps += per_step(marks, steps)
         figures.pure_totals.append(total)
 
     channels: list[str] = []
     for _ in range(runs):
+        gc.collect()
         channels.clear()
         result = time_db(
             steps,
@@ -160,6 +163,7 @@ def collect(
 
     if with_reference:
         for _ in range(runs):
+            gc.collect()
             # one mark per step (the final answer's is the last), so per_step's pairs are one apart
             marks, total = step_reference.time_reference(steps, reference_dir)
             ref_steps = [marks[k + 1] - marks[k] for k in range(steps)]
@@ -171,10 +175,16 @@ def collect(
 
 
 def goals(figures: Figures) -> dict[str, bool | None]:
-    """mean <= reference (None without one), <= 5 ms on PostgreSQL (None on SQLite), growth."""
+    """mean <= reference on SQLite (None without one, or on PostgreSQL), <= 5 ms on PostgreSQL
+    (None on SQLite), growth."""
     reference = figures.reference_ms
     return {
-        "mean_vs_reference": None if reference is None else figures.mean_ms <= reference,
+        # The reference is the SQLite goal; PostgreSQL's is the 5 ms one.
+        "mean_vs_reference": (
+            None
+            if reference is None or figures.database != "sqlite"
+            else figures.mean_ms <= reference
+        ),
         "postgres_5ms": (
             figures.mean_ms <= POSTGRES_GOAL_MS if figures.database == "postgresql" else None
         ),

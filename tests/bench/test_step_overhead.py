@@ -117,4 +117,8 @@ def test_growth_and_the_goals_are_plain_arithmetic():
         "growth": False,
     }
     figures.reference_totals = [0.010]
+    # The smolagents reference is the SQLite goal; on PostgreSQL the 5 ms one stands alone.
+    assert step_figures.goals(figures)["mean_vs_reference"] is None
+    figures.database = "sqlite"
     assert step_figures.goals(figures)["mean_vs_reference"] is True
+    assert step_figures.goals(figures)["postgres_5ms"] is None
