@@ -3,7 +3,8 @@
 An analyst asks about "capex", "quick ratio" or "gross margin"; the filing prints "purchases of
 property, plant and equipment", "current assets" and "cost of sales", often only in a statement
 table. Each `Concept` below is a pattern on the question, the words the filings use for it
-(added to the query), and the primary statements the figure is read from. The table is about
+(added to the query), the primary statements the figure is read from, and the 10-K Items
+that discuss it (a margin or a tax rate is explained in MD&A, Item 7). The table is about
 financial vocabulary, never about one filing.
 """
 
@@ -38,10 +39,11 @@ CONCEPTS: tuple[Concept, ...] = (
         "current assets current liabilities cash receivables",
         (BS,),
     ),
-    _c(r"operating\s+(margin|income|profit)", "operating income revenue net sales", (IS,)),
-    _c(r"gross\s+(margin|profit)", "gross profit cost of sales revenue", (IS,)),
-    _c(r"net\s+(profit\s+)?margin", "net income revenue", (IS,)),
-    _c(r"effective\s+tax\s+rate", "effective tax rate provision for income taxes", (IS,)),
+    _c(r"operating\s+(margin|income|profit)", "operating income revenue net sales", (IS,), ("7",)),
+    _c(r"gross\s+(margin|profit)", "gross profit cost of sales revenue", (IS,), ("7",)),
+    _c(r"net\s+(profit\s+)?margin", "net income revenue", (IS,), ("7",)),
+    _c(r"\bnet\s+(income|earnings|loss)\b", "net income", (IS,)),
+    _c(r"effective\s+tax\s+rate", "effective tax rate provision for income taxes", (IS,), ("7",)),
     _c(
         r"inventory\s+turn|days\s+(of\s+)?inventory|sold\s+(its\s+|their\s+)?inventor",
         "inventories cost of sales",

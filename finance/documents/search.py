@@ -15,6 +15,12 @@ is read from the cash flow statement, a "quick ratio" from the balance sheet, "l
 are in Item 3. Those words join the query at a lower weight; a statement the question names
 ("... in the cash flow statement") is put first, statements it implies are put among the top
 hits, and pages of an implied 10-K Item are favoured.
+
+Table-aware ranking: a question that asks for figures ("which segment had the highest net
+income?", "how much has the effective tax rate changed?") is answered by a table, which BM25
+ranks below the prose that names the metric. For such questions a page gains with its share of
+table rows, and a table page gains again when it names the breakdown the question compares
+across (segment, region, category ...); `figures.py` reads the pages and the question.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import bm25s  # type: ignore[import-untyped,unused-ignore]
 import numpy as np
 import Stemmer  # type: ignore[import-not-found,unused-ignore]
 
+from finance.documents.figures import TABLE_PAGE, asks_for_figures, breakdown_words, table_share
 from finance.documents.ingest import ParsedDocument
 from finance.documents.passages import best_window, page_passages, sentences
 from finance.documents.query_terms import expand
@@ -47,6 +54,8 @@ STOP_WORDS = frozenset(
 EXPANSION_WEIGHT = 0.7  # implied words count this much of a word the question says
 PAGE_WEIGHT = 0.3  # share of the whole page's score added to its best passage's
 ITEM_BOOST = 0.25  # pages of a 10-K Item the question implies: score x (1 + this)
+TABLE_BOOST = 0.75  # figure questions: score x (1 + this x the page's table share)
+BREAKDOWN_BOOST = 0.5  # ... and x (1 + this) on a table page that names the breakdown asked
 IMPLIED_SLOTS = (0, 1, 2)  # ranks (0-based) where implied statement pages go
 # Title words of a statement, for a query that needs a statement the index could not locate.
 STATEMENT_WORDS = {
@@ -118,6 +127,8 @@ class PageIndex:
         passage_tokens = [tokenize(p.text) for p in self.passages]
         page_tokens = [tokenize(text) for text in pages]
         self.vocab = {t for doc in page_tokens for t in doc}
+        self._page_vocab = [frozenset(doc) for doc in page_tokens]
+        self._tables = np.array([table_share(text) for text in pages])
         self._pages_bm25 = _bm25(page_tokens) if pages else None
         self._passages_bm25 = _bm25(passage_tokens) if self.passages else None
 
@@ -137,6 +148,18 @@ class PageIndex:
         best[self._passage_page[order]] = passage_scores[order]
         which[self._passage_page[order]] = order
         return best + PAGE_WEIGHT * self._pages_bm25.get_scores(terms), which
+
+    def _favour_tables(self, scores: np.ndarray, query: str) -> None:
+        """For a question that asks for figures (`figures.py`): pages gain with their table
+        share, and a table page gains again when it names the breakdown the question compares
+        across ("which segment ...": the segment results table, not the segment prose)."""
+        scores *= 1 + TABLE_BOOST * self._tables
+        breakdown = {t for word in breakdown_words(query) for t in tokenize(word)}
+        if not breakdown:
+            return
+        for page in np.flatnonzero((self._tables >= TABLE_PAGE) & (scores > 0)):
+            if breakdown & self._page_vocab[page]:
+                scores[page] *= 1 + BREAKDOWN_BOOST
 
     def search(
         self, query: str, k: int = 5, within: Container[int] | None = None
@@ -159,11 +182,15 @@ class PageIndex:
             for page in self.items.get(item, range(0)):
                 if page < len(scores):
                     scores[page] *= 1 + ITEM_BOOST
+        figures = asks_for_figures(query)
+        if figures:
+            self._favour_tables(scores, query)
+        by_breakdown = figures and bool(breakdown_words(query))
         terms = words + extra
         ranked = [int(p) for p in np.argsort(-scores, kind="stable") if scores[p] > 0]
         named = [self.statements[s] for s in statements_named(query) if s in self.statements]
         also = [self.statements[s] for s in implied if s in self.statements]
-        order = _place(ranked, named, also)
+        order = _place(ranked, named, also, after=1 if by_breakdown else 0)
         if within is not None:
             order = [page for page in order if page in within]
         top = float(scores[ranked[0]]) if ranked else 0.0
@@ -175,10 +202,15 @@ class PageIndex:
         return _monotone(out)  # scores stay best first whatever the placement did
 
 
-def _place(ranked: list[int], named: Iterable[int], implied: Iterable[int]) -> list[int]:
-    """Named statement pages first, implied ones at `IMPLIED_SLOTS` unless already higher."""
+def _place(
+    ranked: list[int], named: Iterable[int], implied: Iterable[int], after: int = 0
+) -> list[int]:
+    """Named statement pages first, implied ones at `IMPLIED_SLOTS` unless already higher; `after`
+    slots later for a question that compares figures across a breakdown ("which segment had the
+    highest net income?"): the table by that breakdown answers it, the consolidated statement
+    it implies only totals it."""
     order = list(dict.fromkeys([*named, *ranked]))
-    for slot, page in zip(IMPLIED_SLOTS, dict.fromkeys(implied), strict=False):
+    for slot, page in zip((s + after for s in IMPLIED_SLOTS), dict.fromkeys(implied), strict=False):
         if page in order[: slot + 1]:
             continue
         if page in order:
