@@ -27,6 +27,7 @@ from studio.planner.lighting import AREA_NOTE
 from studio.planner.lights import lights_for, linear_colour
 from studio.planner.shapes import spec_shape
 from studio.planner.specs import LightingSpec, ObjectSpec, ParsedRequest, RelationSpec
+from studio.planner.tabletop import beside_on_top, surface_under
 from studio.planner.uploads import Uploads, as_mesh, current_resolver, stand_in
 from studio.scene.geometry import object_bounds, world_bounds
 from studio.scene.materials import DENSITY, preset
@@ -42,8 +43,12 @@ from studio.scene.model import (
 
 SHALLOW = 0.1
 """Things put 'on' an open container lower than this (a tray) stand on its floor."""
+FLAT = 0.05
+"""Things this thin or thinner that cover a target's footprint (a rug) go under it: it stands on
+them."""
 GROUND_RELATIONS = ("next_to", "left_of", "right_of", "in_front_of", "behind", "under")
 PLACEMENTS = ("on", "inside", "under", "against", *GROUND_RELATIONS[:-1])
+SIDES = ("next_to", "left_of", "right_of", "in_front_of", "behind")
 SAME_AS = {"stacked_on": "on", "across": "on", "around": "next_to", "each_side": "next_to"}
 SAME_AS |= {"between": "next_to", "above": "on", "corner": "against"}
 
@@ -200,6 +205,14 @@ def _place(parsed: ParsedRequest, built: Built) -> None:
             beside[relation.subject] = relation
         else:
             built.notes.append("there is no corner without walls: ask for two walls")
+    # beside something that rests on a support ("a mug right of the laptop on the desk"): on
+    # that support too, beside it there
+    riding: dict[int, tuple[RelationSpec, int]] = {}
+    for index, relation in list(beside.items()):
+        carrier = supported.get(relation.target)
+        if relation.kind in SIDES and index not in supported and carrier and carrier.kind == "on":
+            supported[index] = RelationSpec(index, "on", carrier.target)
+            riding[index] = (beside.pop(index), carrier.target)
     # 1. things on the ground, left to right, each group as asked
     cursor = 0.0
     for index, names in enumerate(built.names):
@@ -229,6 +242,11 @@ def _place(parsed: ParsedRequest, built: Built) -> None:
             _on(built, ObjectSpec(noun=""), names, relation.kind, built.names[relation.target])
         elif relation.kind == "across":
             _supported(parsed, built, index, relation)
+    for index, (relation, support) in riding.items():
+        bases = built.names[index][:1] if parsed.objects[index].stacked else built.names[index]
+        for offset, name in enumerate(bases):
+            target, below = built.names[relation.target][0], built.names[support][0]
+            built.scene = beside_on_top(built.scene, name, relation.kind, target, below, offset)
     for index, names in enumerate(built.names):
         if parsed.objects[index].stacked:
             for below, above in itertools.pairwise(names):
@@ -310,8 +328,10 @@ def _on(built: Built, spec: ObjectSpec, names: list[str], kind: str, targets: li
         built.notes.append(f"{target} is solid, so {names[0]} is put on top of it")
     span = high[0] - low[0]
     for index, name in enumerate(bases):
-        x = low[0] + span * (index + 1) / (len(bases) + 1)
-        built.scene = move(built.scene, name, float(x), top, float((low[2] + high[2]) / 2))
+        x = float(low[0] + span * (index + 1) / (len(bases) + 1))
+        z = float((low[2] + high[2]) / 2)
+        surface = surface_under(built.scene, target, name, x, z)
+        built.scene = move(built.scene, name, x, top if surface is None else surface, z)
 
 
 def _beside(built: Built, name: str, kind: str, target: str, offset: int, count: int) -> None:
@@ -321,6 +341,13 @@ def _beside(built: Built, name: str, kind: str, target: str, offset: int, count:
     centre_x, centre_z = (low[0] + high[0]) / 2, (low[2] + high[2]) / 2
     step = offset * (2 * half_w + GAP)
     if kind == "under":
+        covers = all(mine_high[a] - mine_low[a] >= high[a] - low[a] for a in (0, 2))
+        if covers and mine_high[1] - mine_low[1] <= FLAT and abs(low[1]) < 1e-6:
+            # a rug under a table: the table stands on the rug
+            built.scene = move(built.scene, name, float(centre_x), 0.0, float(centre_z))
+            lifted = float(mine_high[1] - mine_low[1])
+            built.scene = move(built.scene, target, float(centre_x), lifted, float(centre_z))
+            return
         clearance = _clearance(built.scene, target)
         if mine_high[1] - mine_low[1] < clearance:
             # spread between the legs, like things on a top

@@ -63,7 +63,7 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
         determiner, modifiers = "", cast(list[str], [])
         for back in range(index - 1, max(index - 5, -1), -1):
             token = words[back]
-            if token in INDEFINITE or token in DEFINITE:
+            if token in INDEFINITE or token in DEFINITE or token.isdigit():  # "add 2 chairs"
                 determiner = token
                 break
             if token in (",", ";", ".", ":") or RELATIONS.get((token,)) or token in ADD_WORDS:
@@ -83,8 +83,10 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
                 new = True
             elif mine and is_upload(word) and not there:
                 new = True  # "add my bunny": the upload, not yet in the scene
-            elif determiner in INDEFINITE or not determiner:
-                several = determiner in COUNTS and determiner not in ("a", "an")
+            elif determiner in INDEFINITE or not determiner or determiner.isdigit():
+                several = determiner.isdigit() or (
+                    determiner in COUNTS and determiner not in ("a", "an")
+                )
                 new = not there or adding or several
         # 'a red ball' said again of the ball already there
         restated = not new and determiner in ("a", "an") and not adding and (kind or existing)

@@ -12,7 +12,7 @@ from studio.planner.edit_mentions import Mention, related_pairs
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_styles import loose_style, material_change, style_words
 from studio.planner.edit_tables import COUNTS, UNITS_M
-from studio.planner.edit_verbs import ALL_BUT
+from studio.planner.edit_verbs import ALL_BUT, words_of
 from studio.planner.references import SceneObjectView, Scope, is_upload, noun_key, resolve
 from studio.planner.variants import raised_key
 
@@ -110,6 +110,24 @@ def _next_name(scope: Scope, base: str) -> str:
     return f"{base}-{number}"
 
 
+def _some_of(words: list[str], mention: Mention) -> int | None:
+    """How many of the named objects a removal means: 'one of the mugs', '2 of those', 'two
+    chairs', 'a chair'; None when it names them all ('the mugs')."""
+    before = words[max(0, mention.start - 3) : mention.start]
+    if len(before) == 3 and before[1] == "of" and before[2] in ("the", "those", "these", "my"):
+        return _number(before[0])
+    if mention.determiner in ("a", "an"):
+        return 1
+    return _number(mention.determiner) if mention.determiner else None
+
+
+def _number(word: str) -> int | None:
+    """The count a word says: a number word ('five') or digits ('5'), else None."""
+    if word in COUNTS:
+        return COUNTS[word]
+    return int(word) if word.isdigit() else None
+
+
 def _count_of(mention: Mention, words: list[str]) -> int:
     if mention.determiner in COUNTS:
         return max(1, COUNTS[mention.determiner])
@@ -138,6 +156,9 @@ def remove(text: str, mentions: list[Mention], scope: Scope, plan: EditPlan) -> 
     names: list[str] = []
     for mention in mentions:
         resolved = mention.names or resolve(scope, mention.head, mention.modifiers, mention.plural)
+        some = _some_of(words_of(text), mention)
+        if some is not None and some < len(resolved):  # "remove one of the mugs": the last one
+            resolved = resolved[len(resolved) - some :]
         names += [name for name in resolved if name not in names]
     if ALL_BUT.search(text):  # "remove everything but the table"
         names = [item["name"] for item in scope.objects if item["name"] not in names]
@@ -188,18 +209,26 @@ def stack(names: list[str], plan: EditPlan) -> None:
         plan.calls.append(Call("place_object", arguments, f"stacked {above} on {below}"))
 
 
-def recount(words: list[str], scope: Scope, plan: EditPlan) -> None:
-    """'make it five' / 'actually four' about a group of copies: add or remove copies."""
+def recount(text: str, words: list[str], scope: Scope, plan: EditPlan) -> None:
+    """'make it five' / 'actually four' / 'make that 2 of them' about a group of copies: add or
+    remove copies. A percentage ('20% taller') is no count."""
     for index, word in enumerate(words):
-        if word not in COUNTS or word in ("a", "an", "one", "single", "pair", "couple"):
+        wanted = _number(word)
+        if wanted is None or word in ("a", "an", "one", "single", "pair", "couple"):
+            continue
+        if re.search(rf"(?<![\d.]){re.escape(word)}\s*(?:%|per\s*cent|percent)", text):
             continue
         following = words[index + 1] if index + 1 < len(words) else ""
-        if following in UNITS_M or noun_key(following) or following in ("more", "times", "of"):
+        them = following == "of" and words[index + 2 : index + 3] in (["them"], ["those"])
+        named = following in UNITS_M or noun_key(following) or following in ("more", "times", "of")
+        if named and not them:  # "make that 2 of them" is a count; "2 of the chairs" names some
+            continue
+        if wanted < 1 or wanted > 20:
             continue
         group = [scope.get(n) for n in scope.focus if n in scope.names()]
         if not group:
             return
-        wanted, have = COUNTS[word], len(group)
+        have = len(group)
         last = group[-1]
         for _ in range(wanted - have):
             new_name = _next_name(scope, last.get("category") or last["name"])

@@ -113,7 +113,9 @@ def _relative_sizes(text: str, words: list[str]) -> list[tuple[str, float, float
         found.append((role, factor, 0.0))
         return found
     percent = re.search(
-        r"(\d+(?:\.\d+)?)\s*%\s*(bigger|larger|smaller|taller|shorter|wider|narrower|longer)", text
+        r"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent)\s*"
+        r"(bigger|larger|smaller|taller|shorter|wider|narrower|longer)",
+        text,
     )
     if percent:
         role, base = COMPARATIVES[percent.group(2)]

@@ -3,19 +3,28 @@ name one, and the set_material / set_lighting / scale_lights calls."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from studio.planner.edit_mentions import Mention
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_tables import BRIGHTNESS, LIGHT_WORDS, MATERIAL_WORDS, SKY_MOODS, WARMER
+from studio.planner.readers import colour_word
 from studio.planner.references import Scope
 from studio.planner.vocabulary import COLOURS, MOOD_WORDS, SHADES
 from studio.scene.materials import ALIASES
 
+HEX = re.compile(r"#(?:[0-9a-f]{3}){1,2}")
+
 
 def is_style_word(word: str) -> bool:
-    """A colour, a shade, or a material."""
-    return word in COLOURS or word in SHADES or word in MATERIAL_WORDS
+    """A colour (a word or a #rrggbb code), a shade, or a material."""
+    return (
+        bool(colour_word(word))
+        or word in SHADES
+        or word in MATERIAL_WORDS
+        or bool(HEX.fullmatch(word))
+    )
 
 
 def style_words(words: list[str]) -> list[str]:
@@ -41,9 +50,12 @@ def material_change(words: list[str]) -> dict[str, Any]:
             shade = SHADES[word]
         elif word in MATERIAL_WORDS:
             change["preset"] = ALIASES.get(word, word)
-        elif word in COLOURS:
-            r, g, b = (min(255, round(c * shade)) for c in COLOURS[word])
+        elif colour_word(word):  # "blue", "bluish", "blue-ish"
+            r, g, b = (min(255, round(c * shade)) for c in COLOURS[colour_word(word)])
             change["color"] = f"#{r:02x}{g:02x}{b:02x}"
+        elif HEX.fullmatch(word):  # "#8b4513", "#f80"
+            digits = word[1:] if len(word) == 7 else "".join(c * 2 for c in word[1:])
+            change["color"] = f"#{digits}"
     return change
 
 

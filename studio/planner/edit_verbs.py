@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-TOKEN = re.compile(r"#[0-9a-f]{6}\b|\d+(?:\.\d+)?|[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[,;.?!:]")
+TOKEN = re.compile(
+    r"#[0-9a-f]{6}\b|#[0-9a-f]{3}\b|\d+(?:\.\d+)?|[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[,;.?!:]"
+)
 START_OVER = re.compile(
     r"\b(?:start(?:ing)?\s+(?:(?:over|again|afresh|anew)\s+)?(?:from\s+scratch|with)|"
     r"start(?:ing)?\s+(?:over|again|afresh|anew)|from\s+scratch|"

@@ -98,7 +98,7 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     if STACK.search(text):
         stack(targets or scope.focus, plan)
         return plan
-    recount(words, scope, plan)
+    recount(text, words, scope, plan)
     rotate(text, words, mentions, targets, scope, plan)
     move(text, words, mentions, targets, scope, plan)
     resize(text, words, targets, scope, plan)

@@ -63,6 +63,8 @@ KNOWN_WORDS = vocabulary.words_not_objects()
 """Words with a meaning of their own, never read as a misspelt object ('three' is not 'tree')."""
 SHARED = {"on", "inside", "under", "next_to", "left_of", "right_of", "in_front_of", "behind"}
 """Relations that hold for every object of a list before them ('a cup and a plate on a table')."""
+SUBJECTS = {"you", "u", "ya", "i", "we"}
+"""Who a modal asks about: "can you", "could u"."""
 JOINERS = {"and", "with", "of", "made", "in", "then", "plus"}
 
 
@@ -159,6 +161,7 @@ class _Reader:
         listed: list[int] = []  # "a jar and an apple on a tray": both are on it
         fronted: tuple[str, int] | None = None
         spot_target = False
+        host: int | None = None  # what a with-phrase hangs on ("a table with ...")
         index = 0
         while index < len(words):
             word = words[index]
@@ -201,7 +204,12 @@ class _Reader:
                     listed = [i for i in listed if i != last] if kind in SHARED else []
                 index += used
                 continue
-            consumed = read_attribute(words, index, pending)
+            if phrase and phrase[1] > 1 and self._noun_at(words, index) == phrase:
+                # "rubber ducks", "a wooden box": the name's first word may say its material too
+                read_attribute(words, index, pending)
+                consumed = 0
+            else:
+                consumed = read_attribute(words, index, pending)
             if consumed:
                 index += consumed
                 continue
@@ -211,9 +219,17 @@ class _Reader:
                 continue
             noun = self._noun_at(words, index)
             if word in PRONOUNS and noun is None and relation is not None:
-                # "a platform with a vase on it": the target is the object named before
-                if relation[0] > 0:
-                    parsed.relations.append(RelationSpec(relation[0], relation[1], relation[0] - 1))
+                # "a platform with a vase on it": the target is the object named before; "a table
+                # with a vase and a book on it": the one the with-phrase hangs on, for each
+                base = host if host is not None and host < relation[0] else relation[0] - 1
+                if base >= 0:
+                    parsed.relations.append(RelationSpec(relation[0], relation[1], base))
+                    if relation[1] in SHARED and host is not None:
+                        parsed.relations += [
+                            RelationSpec(i, relation[1], base)
+                            for i in listed
+                            if i not in (relation[0], base)
+                        ]
                 relation = None
                 index += 1
                 continue
@@ -257,6 +273,7 @@ class _Reader:
                 continue
             if word == "with":
                 listed = []
+                host = last
             if word not in FILLER and word not in JOINERS and word not in MARKS:
                 if not pending.empty() and word.isalpha() and not _next_is_noun(words, index):
                     self.parsed.unknown.append(word)
@@ -280,6 +297,10 @@ class _Reader:
         upload = self._upload_at(words, index)
         if upload is not None and self._is_upload(words, index):
             return upload
+        if words[index] in vocabulary.MODALS and words[index + 1 : index + 2] in [
+            [w] for w in SUBJECTS
+        ]:
+            return None  # "can you ...", "can u do ...": a question, not a tin can
         phrase = match_phrase(words, index)
         if phrase is not None:
             self._no_upload(words, index, phrase[1], phrase[0])

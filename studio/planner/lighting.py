@@ -23,6 +23,8 @@ from studio.planner.vocabulary import (
 
 KELVIN_WORDS = {"k", "kelvin"}
 ARTICLES = {"a", "an", "the", "some"}
+HEDGES = {"ish", "very", "slightly", "quite", "really", "kinda", "rather", "fairly"}
+"""Words that soften a mood inside a lighting phrase without ending it."""
 TARGETS = {"on", "onto", "over", "at", "above", "towards", "pointing"}
 AREA_NOTE = "area lights and softboxes are not in the scene model: a wide, soft spotlight stands in"
 
@@ -49,8 +51,10 @@ def read_lighting(
         if word.replace(".", "", 1).isdigit() and following in KELVIN_WORDS:
             kelvin = float(word)
             position += 2
-        elif word in MOOD_WORDS and not is_light_word(word):
-            mood = MOOD_WORDS[word]
+        elif _mood_word(word) and not is_light_word(word):
+            mood = MOOD_WORDS[_mood_word(word)]
+            position += 1
+        elif word in HEDGES and position > index:  # "cold blue-ish light", "very warm light"
             position += 1
         elif word in LIGHT_TYPES and not is_light_word(word):
             kind = LIGHT_TYPES[word] or kind
@@ -104,6 +108,14 @@ def _direction(words: list[str], index: int) -> tuple[str, int]:
     if index < len(words) and words[index] in ("above", "overhead"):
         return "above", 1
     return "", 0
+
+
+def _mood_word(word: str) -> str:
+    """The mood word `word` is, or is the '-ish' form of ('bluish', 'warmish'); else ''."""
+    if word in MOOD_WORDS:
+        return word
+    stem = word[:-3] if word.endswith("ish") and len(word) > 5 else ""
+    return next((form for form in (stem, stem + "e", stem[:-1]) if stem and form in MOOD_WORDS), "")
 
 
 def kelvin_colour(kelvin: float) -> tuple[int, int, int]:

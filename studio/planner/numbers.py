@@ -100,6 +100,10 @@ def read_number(words: list[str], index: int) -> tuple[float, int] | None:
         return None
     if word in FRACTIONS:  # "half a metre"
         used = 2 if index + 1 < len(words) and words[index + 1] in ("a", "an") else 1
+        group = words[index + used] if index + used < len(words) else ""
+        if group in GROUPS or group in SCALES:  # "half a dozen": a fraction of a group
+            used += 2 if index + used + 1 < len(words) and words[index + used + 1] == "of" else 1
+            return FRACTIONS[word] * (GROUPS.get(group) or SCALES[group]), used
         return FRACTIONS[word], used
     if word in GROUPS and word != "no":
         used = 2 if index + 1 < len(words) and words[index + 1] == "of" else 1
@@ -175,8 +179,16 @@ def tokens(text: str) -> list[str]:
     """Lower-case words, numbers and the marks the grammar reads (, ; . - ' ")."""
     return re.findall(
         r"(?<![\w.])-\d+(?:\.\d+)?|#[0-9a-f]{6}\b|#[0-9a-f]{3}\b|\d+(?:\.\d+)?/?\d*|[a-z]+|[,;.\u2014\u2013:!?\"'\u2032\u2033]|-",
-        re.sub(r"(?<=[a-z])['\u2019](?=[a-z])", "", text.lower()).replace("\u00d7", " x "),
+        _joined(text.lower()).replace("\u00d7", " x "),
     )
+
+
+def _joined(text: str) -> str:
+    """Apostrophes inside words dropped ("i'd" -> "id"), hyphens inside words made spaces
+    ("blue-ish", "side-table", "mid-century"): a hyphen between letters joins words, it does not
+    start a new clause the way a free-standing dash does."""
+    text = re.sub(r"(?<=[a-z])['\u2019](?=[a-z])", "", text)
+    return re.sub(r"(?<=[a-z])-(?=[a-z])", " ", text)
 
 
 def parse_count(text: str) -> int | None:

@@ -6,8 +6,12 @@ grammar can read a clause left to right. Attributes gather in a `Pending` until 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from rapidfuzz import fuzz, process
+
+from studio.planner.catalogue import match_noun
 from studio.planner.numbers import (
     QuantityError,
     number_value,
@@ -23,6 +27,7 @@ from studio.planner.vocabulary import (
     SHADES,
     STACK_PHRASES,
     STACKED,
+    words_not_objects,
 )
 from studio.scene.materials import ALIASES, PRESETS
 
@@ -40,7 +45,10 @@ EXTRA_MATERIALS = {"bronze": "brass", "timber": "wood", "walnut": "oak", "pine":
                    "cotton": "fabric", "cardboard": "wood", "paper": "fabric",
                    "crystal": "glass", "terracotta": "ceramic", "stainless": "steel"}  # fmt: skip
 """Material words without a preset of their own, read as the nearest preset."""
+MATERIAL_WORDS = frozenset({*METAL_WORDS, *PRESETS, *ALIASES, *EXTRA_MATERIALS})
 DIMENSION_JOINERS = {"x", "by", "*"}
+TYPO_SCORE = 80.0
+"""How close (0-100) a misspelt word must be to a colour or material word to be read as it."""
 ARTICLES = {"the", "a", "an", "it", "them", "my"}
 NEGATIVE = {"minus", "negative"}
 
@@ -216,22 +224,58 @@ def read_attribute(words: list[str], index: int, pending: Pending) -> int:
     if word in ("a", "an", "single", "one"):
         pending.count = 1 if pending.count is None else pending.count
         return 1
-    if word in SHADES and following in COLOURS:
+    if word in SHADES and colour_key(words, index + 1):
         pending.shade = SHADES[word]
         return 1
     if word.startswith("#"):
         pending.colour, pending.colour_word = _hex(word), word
         return 1
-    if word in METAL_WORDS or word in PRESETS or word in ALIASES or word in EXTRA_MATERIALS:
-        pending.material = EXTRA_MATERIALS.get(word) or ALIASES.get(word, word)
+    material = word if word in MATERIAL_WORDS else _misspelt(words, index, MATERIAL_WORDS)
+    if material:  # "oak", "a concret bench"
+        pending.material = EXTRA_MATERIALS.get(material) or ALIASES.get(material, material)
         return 1
-    if word in COLOURS:
-        base = COLOURS[word]
+    colour = colour_key(words, index)
+    if colour:
+        base = COLOURS[colour]
         shaded = tuple(min(255, round(c * pending.shade)) for c in base)
         pending.colour = (shaded[0], shaded[1], shaded[2])
-        pending.colour_word = word
-        return 1
+        pending.colour_word = colour
+        return 2 if following == "ish" else 1  # "blue-ish"
     return 0
+
+
+def colour_key(words: list[str], index: int) -> str:
+    """The colour word at words[index] ('' when none): the word itself, its '-ish' form
+    ('bluish', 'reddish'), or, right before an object, an unambiguous misspelling ('blak
+    chairs', 'a yelow lamp'): a word the vocabulary does not know otherwise."""
+    if index >= len(words):
+        return ""
+    return colour_word(words[index]) or _misspelt(words, index, COLOURS)
+
+
+def colour_word(word: str) -> str:
+    """The colour word `word` is, or is the '-ish' form of ('bluish', 'reddish', 'blue-ish');
+    '' when it is neither."""
+    if word in COLOURS:
+        return word
+    stem = word.removesuffix("ish").removesuffix("-") if len(word) > 5 else word
+    if stem == word:
+        return ""
+    return next((form for form in (stem, stem + "e", stem[:-1]) if form in COLOURS), "")
+
+
+def _misspelt(words: list[str], index: int, choices: Collection[str]) -> str:
+    """The one word of `choices` that words[index] misspells, right before an object ('blak
+    chairs', 'a concret bench'); '' for a word the vocabulary or the catalogue knows."""
+    word = words[index]
+    if len(word) < 4 or not word.isalpha() or word in words_not_objects():
+        return ""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    if not following.isalpha() or match_noun(following) is None or match_noun(word):
+        return ""
+    found = process.extract(word, list(choices), scorer=fuzz.ratio, limit=2)
+    close = [name for name, score, _ in found if score >= TYPO_SCORE]
+    return close[0] if len(close) == 1 else ""
 
 
 def read_dimensions(words: list[str], index: int) -> tuple[list[float], int] | None:

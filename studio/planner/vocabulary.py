@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 # sRGB values of colour words (converted to linear for glTF base colours).
@@ -76,6 +77,8 @@ MOOD_WORDS = {
     "blue": "cool",
     "orange": "warm",
 }
+MODALS = {"can", "could", "would", "will"}
+"""Verbs that open a question ("can you ...", "could u ..."), never an object there."""
 DIRECTIONS = {"left", "right", "above", "behind", "front", "top", "back", "side"}
 
 RELATIONS = {
@@ -273,10 +276,31 @@ FILLER = {
     "s",
     "hey",
     "hi",
+    "u",
+    "ur",
+    "ya",
+    "pls",
+    "plz",
+    "thx",
+    "ty",
+    "do",
+    "ok",
+    "okay",
+    "something",
+    "vibe",
+    "vibes",
     "thanks",
     "thank",
     "lobby",
     "room",
+    "home",
+    "office",
+    "kitchen",
+    "bedroom",
+    "bathroom",
+    "hallway",
+    "garden",
+    "corner",
     "standing",
     "sitting",
     "lying",
@@ -348,6 +372,7 @@ FILLER = {
 }
 
 
+@cache
 def words_not_objects() -> frozenset[str]:
     """Every word this vocabulary gives a meaning (colours, moods, relations, filler...)."""
     from studio.planner.numbers import FRACTIONS, GROUPS, ONES, SCALES, TENS
