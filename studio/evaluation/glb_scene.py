@@ -9,7 +9,7 @@ JSON chunk. Plain Python: no Django, so tests can read any GLB.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,9 @@ class ObjectView:
     roughness: float = 1.0
     opacity: float = 1.0
     material: str = ""
+    mesh: trimesh.Trimesh | None = field(default=None, compare=False, repr=False)
+    """The object's triangles in world coordinates, for judging which of its surfaces something
+    rests on (a bed's mattress, not its headboard); None where only the bounds are known."""
 
     @property
     def size(self) -> Vec3:
@@ -114,7 +117,8 @@ def read_glb(data: bytes) -> GlbScene:
             continue
         mesh = loaded.geometry[geometry_name]
         vertices = trimesh.transform_points(np.asarray(mesh.vertices), np.asarray(matrix))
-        objects.append(_object(node_name, extras, vertices, _material(document, node)))
+        placed = trimesh.Trimesh(vertices, np.asarray(mesh.faces), process=False)
+        objects.append(_object(node_name, extras, placed, _material(document, node)))
     objects.sort(key=lambda item: item.name)
     return GlbScene(
         objects=tuple(objects),
@@ -127,9 +131,10 @@ def read_glb(data: bytes) -> GlbScene:
 def _object(
     name: str,
     extras: dict[str, Any],
-    vertices: np.ndarray[Any, Any],
+    mesh: trimesh.Trimesh,
     material: dict[str, Any],
 ) -> ObjectView:
+    vertices = np.asarray(mesh.vertices)
     pbr = material.get("pbrMetallicRoughness") or {}
     factor = list(pbr.get("baseColorFactor") or [1.0, 1.0, 1.0, 1.0])
     return ObjectView(
@@ -143,6 +148,7 @@ def _object(
         roughness=float(pbr.get("roughnessFactor", 1.0)),
         opacity=float(factor[3]) if len(factor) > 3 else 1.0,
         material=str(material.get("name") or ""),
+        mesh=mesh,
     )
 
 

@@ -11,7 +11,10 @@ import itertools
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from studio.evaluation.glb_scene import ObjectView
+from studio.physics.common import Triangles, top_surface_below
 
 Judgement = tuple[bool, str]
 CONTACT_TOLERANCE = 0.03
@@ -19,13 +22,33 @@ BESIDE_MAX_GAP = 1.0
 
 
 def rests_on(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -> Judgement:
-    """a's bottom touches b's top and a's centre is over b's footprint."""
-    gap = a.bottom - b.top
+    """a's bottom touches the surface of b under it and a's centre is over b's footprint. The
+    surface is the highest of b's upward faces under a's footprint that is not above a's bottom
+    (a pillow on a bed lies on the mattress, below the headboard's top; a book on a bookshelf's
+    middle shelf); b's top where b's triangles are not known or none is under a."""
     over = _within_footprint(a, b, tolerance)
+    surface = _surface_under(a, b, tolerance)
+    if surface is None or abs(surface - b.top) < 1e-6:
+        surface, what = b.top, "top"
+    else:
+        what = f"surface under it (at {surface:.2f} m; its top is at {b.top:.2f} m)"
+    gap = a.bottom - surface
     held = abs(gap) <= tolerance and over
-    return held, f"{a.name}'s bottom is {_cm(gap)} from {b.name}'s top" + (
+    return held, f"{a.name}'s bottom is {_cm(gap)} from {b.name}'s {what}" + (
         "" if over else f" and not over {b.name}"
     )
+
+
+def _surface_under(a: ObjectView, b: ObjectView, tolerance: float) -> float | None:
+    if b.mesh is None or len(b.mesh.faces) == 0:
+        return None
+    triangles = Triangles.of(b.mesh)
+    triangles = triangles.subset(triangles.up)
+    (x0, _, z0), (x1, _, z1) = a.low, a.high
+    cx, cz, hx, hz = (x0 + x1) / 2, (z0 + z1) / 2, 0.45 * (x1 - x0), 0.45 * (z1 - z0)
+    points = np.array([(cx + i * hx, cz + k * hz) for i in (-1, 0, 1) for k in (-1, 0, 1)])
+    found = top_surface_below(triangles, points, a.bottom + tolerance)
+    return None if np.isnan(found).all() else float(np.nanmax(found))
 
 
 def under(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -> Judgement:

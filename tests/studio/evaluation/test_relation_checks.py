@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
+from studio.planner.builder import build_scene
+from studio.planner.grammar import parse_request
 from tests.studio.evaluation.scenes import ball, box, judge, play, scene
 
 pytestmark = pytest.mark.django_db
@@ -167,3 +170,21 @@ def test_yaml_on_read_as_true_is_a_parameter_error(workspace):
     context = play(workspace, scene(box("table", TABLE), ball("ball", 0.1, (0, 0.75, 0))))
     verdict = judge(context, "relation", relation=True, subject="ball", target="table")
     assert not verdict.passed and "quote" in verdict.reason
+
+
+def test_on_a_bed_means_on_its_mattress_not_level_with_its_headboard(
+    workspace, alice, make_workspace
+):
+    built = build_scene(parse_request("a pillow on a bed")).scene
+    pillow = built.object("cushion")  # the catalogue's name for a pillow
+    assert relation(play(workspace, built), "on", "cushion", "bed").passed
+
+    x, y, z = pillow.transform.translation
+    lifted = built.with_object(
+        replace(pillow, transform=replace(pillow.transform, translation=(x, y + 0.2, z)))
+    )
+    verdict = relation(
+        play(make_workspace(alice, "Lifted", "studio"), lifted), "on", "cushion", "bed"
+    )
+    assert not verdict.passed
+    assert "20.0 cm from bed's surface under it" in verdict.reason
