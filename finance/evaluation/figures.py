@@ -13,7 +13,8 @@ Pure Python (no Django): the verifiers and the suite builder share these rules.
 * Printed figures. A page "prints" a value when one of its numbers, read in millions,
   thousands or billions (statements print all three), agrees with the value at the coarser of
   the two precisions (the page's rounding, or the answer's own); read in another scale, a
-  number needs two significant digits ("$1" does not state 1,233 millions).
+  number needs two significant digits ("$1" does not state 1,233 millions). A value in plain
+  `USD` (a per-share amount, "$3.85") is compared as printed.
 """
 
 from __future__ import annotations
@@ -153,6 +154,11 @@ def find_printed(value: float, unit: str, numbers: list[PrintedNumber]) -> Print
         return None
     kind = unit_kind(unit)
     own_step = 10.0 ** -float_decimals(value)
+    if normalise_unit(unit) == "usd":  # a per-share amount ("$3.85"): as printed
+        for number in numbers:
+            if agrees(number.value, number.step, value, own_step):
+                return number
+        return None
     if kind == "money":
         millions = convert(value, unit, "USD millions")
         step = own_step * MONEY_UNITS[normalise_unit(unit)]

@@ -176,8 +176,12 @@ def read_intent(text: str) -> Intent:
         CROSS_CHECK.search(text) or PRICES.search(text) or MACRO.search(text)
     )
     broad = re.search(r"analy[sz]|research|overview|note|report", text, re.I) is not None
+    metric = read_metric(text)
     return Intent(
-        research=RESEARCH_WORDS.search(text) is not None or bool(unsupported) or is_question(text),
+        research=RESEARCH_WORDS.search(text) is not None
+        or bool(unsupported)
+        or is_question(text)
+        or metric is not None,
         years=read_years(text),
         ticker=read_ticker(text),
         cross_check=CROSS_CHECK.search(text) is not None,
@@ -186,5 +190,5 @@ def read_intent(text: str) -> Intent:
         valuation=not NO_VALUATION.search(text) and (VALUATION.search(text) is not None or broad),
         questions=questions or (DEFAULT_QUESTIONS if broad and not specific else ()),
         unsupported=unsupported,
-        metric=read_metric(text),
+        metric=metric,
     )

@@ -34,7 +34,11 @@ def metric_answer(
         labels = request.labels(_periods(found, request))
         try:
             if not labels:
-                raise MetricUnavailable("no period of the statements has its inputs")
+                raise MetricUnavailable(
+                    "no full fiscal year of the statements has its inputs"
+                    if request.annual
+                    else "no period of the statements has its inputs"
+                )
             done = _answers(request, question, document, found, labels)
         except MetricUnavailable as error:
             problems.append(f"{document['name']}: {error}")
@@ -204,5 +208,7 @@ def _shown(value: float, unit: str) -> str:
         return f"{value:.2f}"
     if unit == "x":
         return f"{value:.1f}x"
+    if unit == "USD":
+        return f"${value:,.2f} per share"
     scale = unit.split()[-1]
     return f"${value:,.2f} {scale[:-1]}" if abs(value) < 100 else f"${value:,.0f} {scale[:-1]}"

@@ -2,7 +2,8 @@
 
 Each is built for one period label ("FY2022", "Q2 2023"): its inputs (a canonical line of a
 statement for that period, or for the period a year before where a balance is averaged), how
-they combine, its kind ("money" in USD millions, "%", "ratio", "x" for times) and the formula
+they combine, its kind ("money" in USD millions, "USD" for a per-share amount such as diluted
+EPS, "%", "ratio", "x" for times) and the formula
 as a person reads it. Names:
 
 * a canonical line (`LINE_ITEMS`: capex, revenue, net PP&E, ...): that line;
@@ -54,10 +55,14 @@ LINE_ITEMS: tuple[tuple[str, str, str], ...] = (
     (r"income tax(es)?( expense)?|tax expense|provision for (income )?taxes", IS, "income_tax"),
     (r"(pre-?tax income|income before (income )?taxes)", IS, "income_before_tax"),
     (r"interest expense", IS, "interest_expense"),
+    (r"\bbasic (eps|earnings per share)\b|\b(eps|earnings per share),? basic\b", IS, "eps_basic"),
+    (r"\beps\b|(net )?(income|earnings) per (diluted |common )?share", IS, "eps_diluted"),
     (r"net (income|earnings|profit)", IS, "net_income"),
     (r"(total )?revenues?|net sales|total sales|\bsales\b|top line", IS, "revenue"),
 )  # fmt: skip
 STATEMENT_OF = {key: statement for _, statement, key in LINE_ITEMS}
+# Per-share lines: US dollars as printed (kind "USD"), never scaled to millions.
+PER_SHARE = frozenset({"eps_basic", "eps_diluted"})
 
 
 @dataclass(frozen=True)
@@ -216,7 +221,8 @@ def metric_for(name: str, label: str) -> Metric:
     if name not in STATEMENT_OF:
         raise KeyError(name)
     line = _line(name, label)
-    return Metric(name, (line,), lambda v: v[line], "money", name.replace("_", " "))
+    kind = "USD" if name in PER_SHARE else "money"
+    return Metric(name, (line,), lambda v: v[line], kind, name.replace("_", " "))
 
 
 def statements_of(name: str) -> set[str]:

@@ -2,16 +2,21 @@
 
 A request asks for a metric when it names one (`metric_catalogue`: line items, margins, ratios,
 turnovers, returns, "X as a share of Y") and asks for its value ("what is", "how much", "how
-many times", "is the quick ratio healthy?", "has the gross margin improved?"). Questions that
+many times", "is the quick ratio healthy?", "has the gross margin improved?"), or names it
+tersely, as analysts type ("operating cash flow 2021", "diluted EPS": a dozen words at most and
+no research verb such as "analyse" or "compare"). Questions that
 ask why ("what drove the margin change") and adjusted (non-GAAP) measures, which the statements
 do not hold, are not metric questions: they are searched and quoted instead.
 
 | The request says                                        | The periods computed                |
 |---------------------------------------------------------|-------------------------------------|
-| "FY2022", "fiscal 2022", "in 2022"                      | that fiscal year                    |
+| "FY2022", "fiscal 2022", "in 2022"; in a terse request  | that fiscal year                    |
+| ("operating cash flow 2021"), a bare year               |                                     |
 | "FY2015 - FY2017 3 year average"                        | each year, then their mean          |
 | two years, or "improved", "declined", "change", "trend" | both (or the year before too)       |
 | no year                                                 | the filing's latest period          |
+| "for the full year", "annual" (and no year)             | the latest fiscal year, never a     |
+|                                                         | quarter (none: it says it cannot)   |
 
 Money is answered in the USD scale the request names ("in USD billions"), USD millions if none.
 A question about health or quality ("is it healthy?") gets the figure and its formula; the
@@ -97,6 +102,19 @@ ASKS_VALUE = re.compile(
     r"is (the|its|their)|are (the|its|their)|has|have|did|does|do)\b|^\s*(is|are|was|were)\b",
     re.I,
 )
+# A terse request ("operating cash flow 2021", "3M current ratio at the end of 2022") asks for
+# the value too, unless it asks for research ("analyse ...", "compare ...", "summarise ...").
+TERSE_WORDS = 12
+FULL_YEAR = re.compile(
+    r"\b(full|whole|entire)[- ](fiscal )?year\b|\bannual\b|\bfor the (fiscal )?year\b", re.I
+)
+# In a terse request a bare year is the period asked for ("total assets at year end 2022").
+BARE_YEAR = re.compile(r"(?<![\d$.,])((?:19|20)\d{2})(?![\d,.]\d)")
+RESEARCH_VERB = re.compile(
+    r"\b(analy[sz]\w*|research|review|summari[sz]\w*|overview|compare|comparison|report|note|"
+    r"cross-?check|reconcil\w*|verify|valuation|dcf|write|plot|chart|list|show me)\b",
+    re.I,
+)
 # "What drove the margin change", "why did it fall": explanations, searched and quoted instead.
 ASKS_WHY = re.compile(
     r"\bwhat drove\b|\bwhy\b|\bexplain|\breasons?\b|\bdrivers?\b|"
@@ -141,6 +159,7 @@ class MetricRequest:
     compare: bool = False
     judge: bool = False
     quarter: int | None = None  # the years are that quarter's ("Q2 of FY2023")
+    annual: bool = False  # "for the full year": a quarter's figure is no answer
 
     @property
     def title(self) -> str:
@@ -163,7 +182,7 @@ class MetricRequest:
         ordered = sorted(available or [], key=period_order)
         annual = [label for label in ordered if label.startswith("FY")]
         quarters = [label for label in ordered if label.startswith("Q")]
-        chosen = annual or quarters or ordered
+        chosen = annual if self.annual else annual or quarters or ordered
         if not chosen:
             return []
         latest = chosen[0]
@@ -192,13 +211,15 @@ def metric_name(text: str) -> str | None:
     if EBITDA.search(text):
         return "ebitda"
     lowered = text.lower()
+    # The earliest phrase wins; of two at the same place, the longer ("net income per share").
     found = sorted(
-        (m.start(), m.end(), key)
+        (m.start(), -m.end(), key)
         for pattern, _, key in LINE_ITEMS
         if (m := re.search(pattern, lowered))
     )
     if len(found) >= 2:
         (_, end, first), (start, _, second) = found[0], found[1]
+        end = -end
         if first != second and SHARE.fullmatch(lowered[end:start].strip()):
             return f"share:{first}/{second}"
     return found[0][2] if found else None
@@ -219,7 +240,7 @@ def _margin_base(phrase: str) -> str:
 
 def read_metric(text: str) -> MetricRequest | None:
     """The metric question in a request, or None (no metric named, or it asks why)."""
-    if not ASKS_VALUE.search(text) or ASKS_WHY.search(text) or NON_GAAP.search(text):
+    if not asks_value(text) or ASKS_WHY.search(text) or NON_GAAP.search(text):
         return None
     name = metric_name(text)
     if name is None:
@@ -230,6 +251,8 @@ def read_metric(text: str) -> MetricRequest | None:
         years = sorted({year for _, year in quarters})
     else:
         years = sorted({int(next(g for g in groups if g)) for groups in YEAR.findall(text)})
+        if not years and asks_tersely(text):
+            years = sorted({int(year) for year in BARE_YEAR.findall(text)})
     averaged = AVERAGE.search(text) is not None and len(years) >= 2
     compare = not averaged and COMPARE.search(text) is not None
     if averaged:
@@ -245,7 +268,18 @@ def read_metric(text: str) -> MetricRequest | None:
         scale = SCALE.search(text)
         word = (scale.group(1) or scale.group(2)).lower().rstrip("s") if scale else "million"
         unit = f"USD {word}s"
-    return MetricRequest(name, chosen, unit, averaged, compare, judge, quarter)
+    annual = quarter is None and FULL_YEAR.search(text) is not None
+    return MetricRequest(name, chosen, unit, averaged, compare, judge, quarter, annual)
+
+
+def asks_value(text: str) -> bool:
+    """The request asks for a value: in words ("what was", "how much"), or tersely."""
+    return ASKS_VALUE.search(text) is not None or asks_tersely(text)
+
+
+def asks_tersely(text: str) -> bool:
+    """A few words and no research verb: "operating cash flow 2021", "diluted EPS"."""
+    return len(text.split()) <= TERSE_WORDS and not RESEARCH_VERB.search(text)
 
 
 def _quarters(text: str) -> list[tuple[int, int]]:
