@@ -7,37 +7,43 @@ from dataclasses import replace
 from pathlib import Path
 
 from finance.documents.profile import read_profile
-from finance.statements.locate import locate_statements, page_texts
+from finance.statements.blocks import parse_tables
+from finance.statements.locate import locate_statements, page_texts, titled_below
 from finance.statements.model import STATEMENTS, CellValue, FinancialStatements
 from finance.statements.periods import label_periods, period_order
-from finance.statements.synonyms import SIGN, UNSCALED, accepts, match_label
-from finance.statements.table import Cell, Row, Table, parse_table
+from finance.statements.synonyms import SIGN, UNSCALED, accepts, match_row
+from finance.statements.table import Cell, Row, Table
 from finance.statements.validate import validate
 
 NO_STATEMENTS = ("8-K", "other")
 """Document types that are not expected to carry statements (an earnings release may)."""
 
 
-def _chosen_rows(statement: str, tables: list[Table]) -> dict[str, tuple[Table, Row]]:
-    """Each canonical key's best row: the lowest rank, then the first printed."""
-    best: dict[str, tuple[int, int]] = {}  # key -> (rank, order)
-    chosen: dict[str, tuple[Table, Row]] = {}
+def _chosen_rows(statement: str, tables: list[Table]) -> dict[str, list[tuple[Table, Row]]]:
+    """Each canonical key's rows, best first: the lowest rank, then the first printed. After the
+    best come the best of each other table (another column group of the statement, printed
+    below it: the full year's under the quarter's), for the periods the best row lacks."""
+    best: dict[tuple[str, int], tuple[int, int]] = {}  # (key, table) -> (rank, order)
+    chosen: dict[tuple[str, int], tuple[Table, Row]] = {}
     order = 0
-    for table in tables:
+    for number, table in enumerate(tables):
         for row in table.rows:
             order += 1
-            for key, rank in match_label(statement, row.label):
+            for key, rank in match_row(statement, row.label, row.section):
                 if not accepts(key, [cell.text for cell in row.cells.values()]):
                     continue
-                if key not in best or (rank, order) < best[key]:
-                    best[key] = (rank, order)
-                    chosen[key] = (table, row)
+                if (key, number) not in best or (rank, order) < best[(key, number)]:
+                    best[(key, number)] = (rank, order)
+                    chosen[(key, number)] = (table, row)
+    rows: dict[str, list[tuple[Table, Row]]] = {key: [] for key, _ in best}  # as first seen
+    for key, number in sorted(best, key=lambda k: best[k]):
+        rows[key].append(chosen[(key, number)])
     if statement == "cash_flow":
-        _reconciling(tables, chosen)
-    return chosen
+        _reconciling(tables, rows)
+    return rows
 
 
-def _reconciling(tables: list[Table], chosen: dict[str, tuple[Table, Row]]) -> None:
+def _reconciling(tables: list[Table], chosen: dict[str, list[tuple[Table, Row]]]) -> None:
     """The lines printed between the financing total and the change in cash other than the
     exchange-rate effect (cash of businesses held for sale, of discontinued operations...), as
     one synthetic row `other_changes_in_cash`, so that the sections add up to the change."""
@@ -45,11 +51,11 @@ def _reconciling(tables: list[Table], chosen: dict[str, tuple[Table, Row]]) -> N
         return
     rows = [(table, row) for table in tables for row in table.rows]
     positions = {id(row): n for n, (_, row) in enumerate(rows)}
-    start = positions[id(chosen["financing_cash_flow"][1])]
-    end = positions[id(chosen["net_change_in_cash"][1])]
+    start = positions[id(chosen["financing_cash_flow"][0][1])]
+    end = positions[id(chosen["net_change_in_cash"][0][1])]
     fx = chosen.get("fx_effect_on_cash")
     between = [
-        (table, row) for table, row in rows[start + 1 : end] if fx is None or row is not fx[1]
+        (table, row) for table, row in rows[start + 1 : end] if fx is None or row is not fx[0][1]
     ]
     if not between or end - start > 6:
         return
@@ -66,32 +72,48 @@ def _reconciling(tables: list[Table], chosen: dict[str, tuple[Table, Row]]) -> N
                 bbox=values[-1].bbox,
             )
     label = "; ".join(row.label for _, row in between)
-    chosen["other_changes_in_cash"] = (table, Row(label=label, cells=cells, top=between[-1][1].top))
+    chosen["other_changes_in_cash"] = [
+        (table, Row(label=label, cells=cells, top=between[-1][1].top))
+    ]
 
 
 def _canonical(
     statement: str, tables: list[Table], labels: dict[tuple[int, int], str]
 ) -> dict[str, dict[str, CellValue]]:
-    """Each canonical key's value per period, from its best row."""
+    """Each canonical key's value per period, from its best row (and, for periods it does not
+    print, from the best rows of the statement's other tables: see `_chosen_rows`)."""
     out: dict[str, dict[str, CellValue]] = {}
-    for key, (table, row) in _chosen_rows(statement, tables).items():
+    for key, rows in _chosen_rows(statement, tables).items():
         periods: dict[str, CellValue] = {}
-        for index, cell in row.cells.items():
-            label = labels[(id(table), index)]
-            if label in periods:
-                continue
-            value = cell.value if key in UNSCALED else cell.value * table.scale
-            if SIGN.get(key) == "abs":
-                value = abs(value)
-            periods[label] = CellValue(
-                value=round(value, 6) + 0.0,
-                page=table.page,
-                bbox=cell.bbox,
-                text=cell.text,
-                label=row.label,
-            )
+        for table, row in rows:
+            here = {labels[(id(table), index)] for index in row.cells}
+            if periods and here & set(periods):
+                continue  # the same periods again (a page carried on, a re-headed half)
+            periods.update(_cells(key, table, row, labels))
         out[key] = dict(sorted(periods.items(), key=lambda item: period_order(item[0])))
     return out
+
+
+def _cells(
+    key: str, table: Table, row: Row, labels: dict[tuple[int, int], str]
+) -> dict[str, CellValue]:
+    """A row's values by period label, canonical (USD millions, sign as the contract says)."""
+    periods: dict[str, CellValue] = {}
+    for index, cell in row.cells.items():
+        label = labels[(id(table), index)]
+        if label in periods:
+            continue
+        value = cell.value if key in UNSCALED else cell.value * table.scale
+        if SIGN.get(key) == "abs":
+            value = abs(value)
+        periods[label] = CellValue(
+            value=round(value, 6) + 0.0,
+            page=table.page,
+            bbox=cell.bbox,
+            text=cell.text,
+            label=row.label,
+        )
+    return periods
 
 
 def _fix_tax_sign(income: dict[str, dict[str, CellValue]]) -> None:
@@ -140,9 +162,9 @@ def extract_statements(source: str | Path | bytes, name: str | None = None) -> F
             for index in pages[statement]:
                 page = pdf.pages[index]
                 carried = tables[-1] if tables else None
-                table = parse_table(page.extract_words(), index, float(page.width), carried)
-                if table is not None and table.rows:
-                    tables.append(table)
+                words, width = page.extract_words(), float(page.width)
+                below = titled_below(texts[index], statement)
+                tables += parse_tables(words, index, width, statement, carried, below)
             found[statement] = tables
     columns = [
         (table, i)

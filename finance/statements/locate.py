@@ -49,7 +49,7 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     ),
 }
 _NUMBER = re.compile(r"\(?\d[\d,]*\d\)?")
-_HEAD_LINES = 8
+HEAD_LINES = 8
 
 
 @dataclass(frozen=True)
@@ -87,15 +87,56 @@ def page_texts(source: str | bytes, limit: int | None = None) -> list[str]:
 def _head(text: str) -> str:
     lines = [ln for ln in text.splitlines() if ln.strip()]
     lines = [ln for ln in lines if ln.strip().lower() != "table of contents"]
-    return re.sub(r"\s+", "", " ".join(lines[:_HEAD_LINES])).lower()
+    return re.sub(r"\s+", "", " ".join(lines[:HEAD_LINES])).lower()
+
+
+_TITLE_LINE = 90
+"""The most characters (whitespace removed) a line that is a statement's title has."""
+
+
+def title_of(line: str) -> str | None:
+    """The statement a line is the title of ("U.S. GAAP Condensed Consolidated Balance Sheets
+    (Unaudited)"), or None: a short line that names it near its start and ends with it, or with
+    notes in brackets ("Selected income statement data" names no statement's title)."""
+    compact = re.sub(r"\s+", "", line).lower()
+    if len(compact) > _TITLE_LINE or _REJECT_HEAD.search(compact):
+        return None
+    for statement, pattern in _TITLES.items():
+        found = pattern.search(compact)
+        if found is None or found.start() > 40:
+            continue
+        # Nothing after the title but notes in brackets: "(Unaudited)", "(continued)".
+        rest = re.sub(r"\([^)]*\)", "", compact[found.end() :]).strip("-\u2013\u2014:,")
+        if rest in ("", "continued"):
+            return statement
+    return None
+
+
+def titled_below(text: str, statement: str) -> bool:
+    """Whether a page's statement is titled below its head (`score_page`): its table starts at
+    that title line, under another table."""
+    return _TITLES[statement].search(_head(text)) is None
+
+
+_BELOW_PENALTY = 10.0
+"""A statement titled below another table on its page (a release's condensed balance sheet under
+its cash flow statement) scores a little under one that heads its own page."""
 
 
 def score_page(text: str, statement: str) -> float:
-    """How much a page looks like the statement itself (0 when the title is not in its head)."""
+    """How much a page looks like the statement itself: its title in the page's head, or on a
+    title line further down, where the statement starts below another table (0 when neither)."""
     head = _head(text)
     title = _TITLES[statement].search(head)
     if title is None:
-        return 0.0
+        lines = text.splitlines()
+        below = next((i for i, ln in enumerate(lines) if i and title_of(ln) == statement), None)
+        if below is None:
+            return 0.0
+        rest = "\n".join(lines[below:])
+        if _TITLES[statement].search(_head(rest)) is None:
+            return 0.0
+        return max(0.0, score_page(rest, statement) - _BELOW_PENALTY)
     # "Statements of Comprehensive Income", "Notes to ...": rejected. A balance sheet's head may
     # already show "stockholders' equity" rows, so there only words before the title count.
     window = head[: title.start()] if statement == "balance_sheet" else head[: title.end() + 40]

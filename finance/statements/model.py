@@ -33,6 +33,8 @@ CANONICAL_KEYS: dict[str, frozenset[str]] = {
             "revenue",
             "cost_of_revenue",
             "gross_profit",
+            "research_and_development",
+            "selling_general_administrative",
             "operating_income",
             "interest_expense",
             "net_interest_income",

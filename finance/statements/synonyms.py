@@ -12,6 +12,8 @@ SIGN: dict[str, str] = {
     "dividends_paid": "abs",
     "share_repurchases": "abs",
     "interest_expense": "abs",
+    "research_and_development": "abs",
+    "selling_general_administrative": "abs",
 }
 
 UNSCALED = frozenset({"eps_basic", "eps_diluted"})
@@ -45,6 +47,15 @@ RULES: dict[str, dict[str, _R]] = {
             (r"^merchandise costs$", 1),
         ],
         "gross_profit": [(r"^gross (profit|margin)$", 0)],
+        # Operating expense lines, as printed between gross profit and operating income.
+        "research_and_development": [
+            (r"^(total )?research and development( expenses?| costs?)?$", 0),
+            (r"^(total )?research(,| and) development\b(?!.*\b(acquired|in-process)\b)", 1),
+        ],
+        "selling_general_administrative": [
+            (r"^(total )?selling, general,? and administrative( expenses?| costs?)?$", 0),
+            (r"^(total )?(selling|marketing|sales)(,| and) general,? and administrative\b", 1),
+        ],
         "operating_income": [
             (r"^(total )?operating (income|profit)( \(loss\))?$", 0),
             (r"^operating (income|profit) \(loss\)$", 0),
@@ -252,3 +263,24 @@ def match_label(statement: str, label: str) -> list[tuple[str, int]]:
         if ranks:
             out.append((key, min(ranks)))
     return out
+
+
+_PER_SHARE_HEADING = re.compile(r"\b(earnings|income|loss|eps)\b.*\bper\b.*\bshare\b|\beps\b")
+_BASIS = re.compile(r"\b(basic|diluted)\b")
+
+
+def match_row(statement: str, label: str, section: str = "") -> list[tuple[str, int]]:
+    """All (key, rank) a row could stand for, given the heading it is printed under.
+
+    Under a per-share heading ("Earnings per common share - diluted:", "Net income per share:")
+    the rows are amounts per share: the net income line there is EPS (basic or diluted, as the
+    label or else the heading says), and no row is a line of the statement in millions."""
+    matches = match_label(statement, label)
+    heading = normalise_label(section)
+    if statement != "income_statement" or not _PER_SHARE_HEADING.search(heading):
+        return matches
+    per_share = [(key, rank) for key, rank in matches if key in UNSCALED]
+    if per_share or not any(key == "net_income" for key, _ in matches):
+        return per_share
+    basis = _BASIS.findall(normalise_label(label)) or _BASIS.findall(heading)
+    return [(f"eps_{basis[-1]}", 0)] if basis else []

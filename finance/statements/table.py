@@ -43,6 +43,7 @@ class Row:
     label: str
     cells: dict[int, Cell]  # column index -> cell
     top: float
+    section: str = ""  # the heading printed above: the label-only lines before its block
 
 
 @dataclass
@@ -108,6 +109,11 @@ def parse_number(text: str) -> float | None:
     return -value if negative else value
 
 
+def names_unit(heading: str) -> bool:
+    """Whether a heading says which unit its amounts are in."""
+    return _UNIT.search(heading) is not None
+
+
 def unit_of(heading: str) -> tuple[str, float]:
     """(unit, scale to millions) from a statement's heading; millions when it names none."""
     match = _UNIT.search(heading)
@@ -115,7 +121,7 @@ def unit_of(heading: str) -> tuple[str, float]:
     return f"{word}s", _SCALE[word]
 
 
-def _is_year(word: Word) -> bool:
+def is_year(word: Word) -> bool:
     return _YEAR.match(str(word["text"])) is not None
 
 
@@ -138,7 +144,7 @@ def _amounts(line: list[Word], label_edge: float) -> list[Word]:
         and not (i and _MONTH.match(str(line[i - 1]["text"])))
         and not (i and _REFERENCE.match(str(line[i - 1]["text"])))
     ]
-    if numbers and all(_is_year(w) for w in numbers):
+    if numbers and all(is_year(w) for w in numbers):
         return []
     return numbers
 
@@ -147,7 +153,7 @@ def _amount(word: Word) -> bool:
     return parse_number(str(word["text"])) is not None
 
 
-def _column_spans(lines: list[list[Word]], page_width: float) -> list[tuple[float, float]]:
+def column_spans(lines: list[list[Word]], page_width: float) -> list[tuple[float, float]]:
     """Clusters of the amounts' right edges: one (x0, x1) span per printed column."""
     label_edge = page_width * 0.3
     edges: list[tuple[float, float]] = []
@@ -174,7 +180,7 @@ def _column_spans(lines: list[list[Word]], page_width: float) -> list[tuple[floa
     ]
 
 
-def _is_body(line: list[Word], spans: list[tuple[float, float]], page_width: float) -> bool:
+def is_body(line: list[Word], spans: list[tuple[float, float]], page_width: float) -> bool:
     """A line of the table's body: amounts in the columns, and a label (or several amounts)."""
     inside = [
         w
@@ -232,7 +238,7 @@ def _headers(
             # A year printed at the end of such a phrase ("Years ended December 31, 2022")
             # still belongs to the column under it.
             for word in line:
-                if x0 <= float(word["x0"]) and float(word["x1"]) <= x1 and _is_year(word):
+                if x0 <= float(word["x0"]) and float(word["x1"]) <= x1 and is_year(word):
                     for i in columns_of(word):
                         texts[i].append(str(word["text"]))
         for x0, x1, phrase in phrases:
@@ -244,9 +250,9 @@ def _headers(
                 texts[over[0]].append(phrase)
                 continue
             # A phrase over several columns: its years go to the columns they lie over.
-            plain = " ".join(str(w["text"]) for w in words if not _is_year(w))
+            plain = " ".join(str(w["text"]) for w in words if not is_year(w))
             for i in over:
-                years = [str(w["text"]) for w in words if _is_year(w) and i in columns_of(w)]
+                years = [str(w["text"]) for w in words if is_year(w) and i in columns_of(w)]
                 texts[i].append(" ".join([plain, *years]).strip())
     return [" ".join(parts) for parts in texts]
 
@@ -272,13 +278,24 @@ def parse_table(
 
     `carried` is the table of the page before when this page carries the statement on: a page
     that prints no header of its own takes its columns (same layout) and unit."""
-    lines = [_merge_tokens(line) for line in group_lines(words)]
-    spans = _column_spans(lines, page_width)
+    return parse_lines(page_lines(words), page, page_width, carried)
+
+
+def page_lines(words: list[Word]) -> list[list[Word]]:
+    """A page's words as lines, top to bottom, with "$", "(" and ")" joined to their numbers."""
+    return [_merge_tokens(line) for line in group_lines(words)]
+
+
+def parse_lines(
+    lines: list[list[Word]], page: int, page_width: float, carried: Table | None = None
+) -> Table | None:
+    """The statement table printed on `lines` (a page, or one block of it): see `parse_table`."""
+    spans = column_spans(lines, page_width)
     if not spans:
         return None
     label_edge = spans[0][0] - 4.0
     first_body = next(
-        (i for i, line in enumerate(lines) if _is_body(line, spans, page_width)), len(lines)
+        (i for i, line in enumerate(lines) if is_body(line, spans, page_width)), len(lines)
     )
     headers = _headers(lines, spans, first_body)
     heading = " ".join(str(w["text"]) for line in lines[:first_body] for w in line)
@@ -294,7 +311,7 @@ def parse_table(
     if not columns:
         return None
     table = Table(page=page, columns=columns, scale=scale, unit=unit, heading=heading[:400])
-    pending = ""
+    pending, section, in_heading = "", "", False
     for line in lines[first_body:]:
         cells: dict[int, Cell] = {}
         label_words: list[str] = []
@@ -320,7 +337,11 @@ def parse_table(
         label = " ".join(label_words).strip()
         if not cells:
             pending = label if label and not label.endswith(":") else ""
+            if label:
+                section = f"{section} {label}" if in_heading else label
+                in_heading = True
             continue
+        in_heading = False
         if pending and (
             not label
             or label[:1].islower()
@@ -328,7 +349,8 @@ def parse_table(
         ):
             label = f"{pending} {label}".strip()
         pending = ""
-        table.rows.append(Row(label=label, cells=cells, top=float(line[0]["top"])))
+        row = Row(label=label, cells=cells, top=float(line[0]["top"]), section=section)
+        table.rows.append(row)
     return table
 
 
