@@ -22,6 +22,7 @@ import numpy as np
 from studio.planner import arrangements as arrange
 from studio.planner.arrangements import GAP, bounds, move
 from studio.planner.catalogue import CATALOGUE
+from studio.planner.container_fit import fit_containers
 from studio.planner.containers import elevation_to_see, put_inside
 from studio.planner.lighting import AREA_NOTE
 from studio.planner.lights import lights_for, linear_colour
@@ -77,6 +78,7 @@ def build_scene(parsed: ParsedRequest, uploads: Uploads | None = None) -> Built:
 
     Objects read as uploads (`spec.upload`) are the workspace's meshes from `uploads`: laid out
     as boxes of their bounds, then swapped for the mesh itself."""
+    fit_containers(parsed)  # a bowl of six apples is wide enough to hold them
     built = Built(scene=Scene(), notes=list(parsed.notes))
     meshes: dict[str, tuple[str, float]] = {}  # object name -> (upload noun, scale)
     for spec in parsed.objects:
@@ -313,6 +315,10 @@ def _support_order(supported: dict[int, RelationSpec]) -> list[tuple[int, Relati
 
 
 def _on(built: Built, spec: ObjectSpec, names: list[str], kind: str, targets: list[str]) -> None:
+    if len(names) == len(targets) > 1 and not spec.stacked:  # a lamp on each nightstand
+        for name, target in zip(names, targets, strict=True):
+            _on(built, spec, [name], kind, [target])
+        return
     target = targets[0]
     low, high = bounds(built.scene, target)
     top = float(high[1])

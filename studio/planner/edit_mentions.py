@@ -7,7 +7,17 @@ import itertools
 from dataclasses import dataclass, field
 from typing import cast
 
-from studio.planner.edit_tables import ADD_WORDS, COUNTS, DEFINITE, INDEFINITE, MODALS, SUBJECTS
+from studio.planner.catalogue import CATALOGUE, match_noun
+from studio.planner.edit_tables import (
+    ADD_WORDS,
+    COUNTS,
+    DEFINITE,
+    INDEFINITE,
+    MODALS,
+    ROLE_WORDS,
+    SUBJECTS,
+    UNITS_M,
+)
 from studio.planner.references import (
     POSITIONS,
     PRONOUNS_MANY,
@@ -18,7 +28,9 @@ from studio.planner.references import (
     noun_key,
     resolve,
 )
-from studio.planner.vocabulary import COLOURS, RELATIONS
+from studio.planner.vocabulary import COLOURS, RELATIONS, words_not_objects
+
+ARTICLES = {"a", "an", "the", "another"}
 
 
 @dataclass
@@ -63,6 +75,9 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
         determiner, modifiers = "", cast(list[str], [])
         for back in range(index - 1, max(index - 5, -1), -1):
             token = words[back]
+            if _is_length(words, back):  # "a 20 cm vase": a size, not twenty vases
+                modifiers.insert(0, token)
+                continue
             if token in INDEFINITE or token in DEFINITE or token.isdigit():  # "add 2 chairs"
                 determiner = token
                 break
@@ -71,8 +86,10 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
                     determiner = token
                 break
             modifiers.insert(0, token)
-        existing = word in scope.names() or word in PRONOUNS_ONE | PRONOUNS_MANY
         kind = noun_key(word)
+        more = determiner in ("another", "more", "extra", "additional")  # "one more chair"
+        existing = (word in scope.names() and not (kind and more)) or word in PRONOUNS_ONE
+        existing = existing or word in PRONOUNS_MANY
         there = bool(scope.of_kind(word)) if kind else existing
         new = False
         mine = determiner in ("my", "uploaded") or "uploaded" in modifiers
@@ -93,9 +110,16 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
         restated = restated and word not in PRONOUNS_ONE | PRONOUNS_MANY
         plural = is_plural(word) or word in PRONOUNS_MANY
         found.append(Mention(index, word, determiner, modifiers, new, plural, restated=restated))
+    taken: list[str] = []
     for mention in found:
         if not mention.new:
             mention.names = resolve(scope, mention.head, mention.modifiers, mention.plural)
+            if "other" in mention.modifiers and taken:  # "the other one": not the one just named
+                rest = [m for m in mention.modifiers if m != "other"]
+                left = [n for n in resolve(scope, mention.head, rest, True) if n not in taken]
+                if left:
+                    mention.names = left if mention.plural else left[:1]
+            taken += mention.names
     return found
 
 
@@ -116,3 +140,59 @@ def related_pairs(words: list[str], mentions: list[Mention]) -> list[tuple[Menti
         if relation and second.names:
             pairs.append((first, relation, second))
     return pairs
+
+
+def _is_length(words: list[str], index: int) -> bool:
+    """Whether words[index] is the number of a length ("20" in "20 cm")."""
+    following = words[index + 1] if index + 1 < len(words) else ""
+    return words[index].replace(".", "", 1).isdigit() and following in UNITS_M
+
+
+def size_words(modifiers: list[str]) -> list[str]:
+    """The lengths among a new object's modifiers, with their units and roles ("20 cm tall")."""
+    found: list[str] = []
+    for index, word in enumerate(modifiers):
+        last = found[-1] if found else ""
+        unit = word in UNITS_M and last.replace(".", "", 1).isdigit()
+        if _is_length(modifiers, index) or unit or (word in ROLE_WORDS and last in UNITS_M):
+            found.append(word)
+    return found
+
+
+def spelled(words: list[str], scope: Scope) -> list[str]:
+    """The words with a misspelt noun after an article read as the catalogue's ("put a chiar in
+    front of it": a chair); only after an article, where a noun must come, and only when the
+    word is no other word the planner knows."""
+    fixed = list(words)
+    for index in range(1, len(words)):
+        word = words[index]
+        if words[index - 1] not in ARTICLES or len(word) < 4 or not word.isalpha():
+            continue
+        if noun_key(word) or word in scope.names() or word in words_not_objects():
+            continue
+        key = match_noun(word)
+        if key is not None:
+            fixed[index] = key if noun_key(key) else CATALOGUE[key].words[0]
+    return fixed
+
+
+PLACE_NEXT = {"", "and", ",", ".", "on", "in", "next", "beside", "by", "under", "behind", "near"}
+PLACE_NEXT |= {"to", "onto", "inside", "please", "pls", "too", "as", "left", "right", "between"}
+NOT_THINGS = {"bit", "lot", "tad", "second", "moment", "sec", "copy", "go", "try", "look"}
+
+
+def unknown_things(words: list[str], scope: Scope) -> list[str]:
+    """Words an added thing is called that name nothing the planner knows ("put a teapot and
+    two cups on the table": teapot), so the answer can say it left them out."""
+    found = []
+    for index in range(1, len(words)):
+        word = words[index]
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if words[index - 1] not in ("a", "an") or not word.isalpha() or len(word) < 3:
+            continue
+        if following not in PLACE_NEXT or word in NOT_THINGS or word in words_not_objects():
+            continue
+        if noun_key(word) or word in scope.names() or is_upload(word) or match_noun(word):
+            continue
+        found.append(word)
+    return found

@@ -137,3 +137,33 @@ def _length(text: str) -> float | None:
     if not match:
         return None
     return float(match.group(1)) * UNITS_M[match.group(2)]
+
+
+def swap_places(mentions: list[Mention], scope: Scope, plan: EditPlan) -> bool:
+    """'swap the lamp and the plant': two things already there trade places (each moved by the
+    step between their footprints); False unless the request names exactly two of them."""
+    named = [name for mention in mentions if not mention.new for name in mention.names]
+    named = list(dict.fromkeys(named))
+    if len(named) != 2 or any(mention.new for mention in mentions):
+        return False
+    first, second = (scope.get(name) for name in named)
+    step = [
+        round(float(b) - float(a), 4)
+        for a, b in zip(first["position"], second["position"], strict=True)
+    ]
+    back = [-value for value in step]
+    plan.calls.append(
+        Call(
+            "move_object",
+            {"name": named[0], "by": step},
+            f"moved {named[0]} to where {named[1]} was",
+        )
+    )
+    plan.calls.append(
+        Call(
+            "move_object",
+            {"name": named[1], "by": back},
+            f"moved {named[1]} to where {named[0]} was",
+        )
+    )
+    return True

@@ -8,7 +8,8 @@ import re
 from typing import Any
 
 from studio.planner.catalogue import CATALOGUE
-from studio.planner.edit_mentions import Mention, related_pairs
+from studio.planner.edit_mentions import Mention, related_pairs, size_words
+from studio.planner.edit_places import implied_place
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_styles import loose_style, material_change, style_words
 from studio.planner.edit_tables import COUNTS, UNITS_M
@@ -26,6 +27,10 @@ def edit_targets(
         id(subject): (relation, target)
         for subject, relation, target in related_pairs(words, mentions)
     }
+    for first, second in reversed(list(itertools.pairwise(mentions))):
+        joined = set(words[first.end : second.start - len(second.modifiers)]) <= LIST_WORDS
+        if first.new and second.new and id(first) not in pairs and joined and id(second) in pairs:
+            pairs[id(first)] = pairs[id(second)]  # "a teapot and two cups on the table": both
     targets: list[str] = []
     for mention in mentions:
         if mention.new:
@@ -35,6 +40,9 @@ def edit_targets(
     if not targets and not any(m.new or m.restated for m in mentions):
         targets = list(scope.focus)
     return targets
+
+
+LIST_WORDS = {"and", ",", "a", "an", "some", "plus", *COUNTS}
 
 
 def _add(
@@ -48,9 +56,13 @@ def _add(
     where: dict[str, Any] = {}
     if relation is not None:
         where = {"relation": relation[0], "target": relation[1].names[-1]}
+        if relation[0] == "between":  # no two-target tool: beside them, on what they stand on
+            where = {"relation": "next_to", "target": relation[1].names[0]}
     loose = loose_style(words, mention)
     kind = noun_key(mention.head) if mention.head not in ("one", "ones") else None
     like = scope.of_kind(mention.head) if kind else [scope.get(n) for n in scope.focus[-1:]]
+    if not where:  # "one more chair on the other side", "a third box on top"
+        where = implied_place(" ".join(words), like, scope)
     copying = mention.determiner in ("another", "more", "extra") or mention.head in ("one", "ones")
     if like and copying and not style_words(mention.modifiers):
         source = like[-1]["name"]
@@ -82,7 +94,8 @@ def _add(
     if is_upload(mention.head):  # "my bunny": the upload wins over a catalogue noun
         article = f"{count} of my" if count > 1 else "my"
     said = noun.replace("-", " ") if noun in CATALOGUE else noun  # "desk-lamp": "desk lamp"
-    description = " ".join([article, *loose, *style_words(mention.modifiers), said])
+    sizes = size_words(mention.modifiers)
+    description = " ".join([article, *sizes, *loose, *style_words(mention.modifiers), said])
     arguments = {"description": description, **where}
     says = f"added {description}" + (
         f" {where['relation'].replace('_', ' ')} {where['target']}" if where else ""
@@ -219,6 +232,9 @@ def recount(text: str, words: list[str], scope: Scope, plan: EditPlan) -> None:
         if re.search(rf"(?<![\d.]){re.escape(word)}\s*(?:%|per\s*cent|percent)", text):
             continue
         following = words[index + 1] if index + 1 < len(words) else ""
+        if following == "more" and not _names_thing(words[index + 2 : index + 3], scope):
+            _copy_focus(wanted, scope, plan)  # "add two more": copies of what it is about
+            return
         them = following == "of" and words[index + 2 : index + 3] in (["them"], ["those"])
         named = following in UNITS_M or noun_key(following) or following in ("more", "times", "of")
         if named and not them:  # "make that 2 of them" is a count; "2 of the chairs" names some
@@ -242,3 +258,22 @@ def recount(text: str, words: list[str], scope: Scope, plan: EditPlan) -> None:
                 Call("delete_object", {"name": extra["name"]}, f"removed {extra['name']}")
             )
         return
+
+
+def _names_thing(words: list[str], scope: Scope) -> bool:
+    return any(noun_key(w) or w in scope.names() or w in ("of", "one", "ones") for w in words)
+
+
+def _copy_focus(count: int, scope: Scope, plan: EditPlan) -> None:
+    """`count` more of what the conversation is about, each beside the last."""
+    group = [scope.get(n) for n in scope.focus if n in scope.names()]
+    if not group or count < 1 or count > 20:
+        return
+    last = group[-1]
+    for _ in range(count):
+        new_name = _next_name(scope, last.get("category") or last["name"])
+        arguments = {"name": group[-1]["name"], "new_name": new_name}
+        arguments |= {"relation": "right_of", "target": last["name"]}
+        plan.calls.append(Call("duplicate_object", arguments, f"added {new_name}"))
+        last = {**last, "name": new_name}
+        scope.objects.append(last)

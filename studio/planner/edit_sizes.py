@@ -9,6 +9,7 @@ from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_tables import (
     ADJECTIVES,
     COMPARATIVES,
+    COUNTS,
     HEDGES,
     MULTIPLES,
     ROLE_WORDS,
@@ -23,6 +24,7 @@ MOVE_WORDS = ("closer", "further", "to", "left", "right", "up", "down", "away")
 
 
 def resize(text: str, words: list[str], targets: list[str], scope: Scope, plan: EditPlan) -> None:
+    text = _digits(text)
     absolute = _absolute_sizes(text)
     relative = _relative_sizes(text, words)
     if not absolute and not relative:
@@ -84,14 +86,28 @@ def _set(new: list[float], base: list[float], role: str, value: float, uniform: 
         new[0], new[2] = value, value
 
 
+NUMBER_WORDS = {w: n for w, n in COUNTS.items() if w not in ("pair", "couple", "dozen")}
+
+
+def _digits(text: str) -> str:
+    """'one metre high' -> '1 metre high': a number word before a unit, as digits."""
+    words = "|".join(NUMBER_WORDS)
+    return re.sub(
+        rf"\b({words})\s+(?=(?:{UNIT_PATTERN})\b)",
+        lambda m: f"{NUMBER_WORDS[m.group(1)]} ",
+        text,
+    )
+
+
 def _absolute_sizes(text: str) -> list[tuple[str, float]]:
+    text = _digits(text)
     found = []
     pattern = rf"(\d+(?:\.\d+)?)\s*({UNIT_PATTERN})\b\s*(?:in\s+)?([a-z]+)?"
     for match in re.finditer(pattern, text):
         role = ROLE_WORDS.get(match.group(3) or "", "")
         after = match.group(3) or ""
         by = text[: match.start()].split()[-1:] == ["by"]
-        if by or after in COMPARATIVES or after in MOVE_WORDS:
+        if by or after in COMPARATIVES or after in MOVE_WORDS or after == "lower":
             continue  # "by 10 cm", "10 cm taller", "30 cm to the left": not a size
         before = text[: match.start()].split()[-1:] or [""]
         role = role or ROLE_WORDS.get(before[0], "size")
@@ -124,8 +140,13 @@ def _relative_sizes(text: str, words: list[str]) -> list[tuple[str, float, float
         return found
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
-        if word == "lower" and following in {"the", "it", "them", "this", "that"}:
-            role, factor = "height", SHRINK  # "lower the table": a verb, not "the lower cube"
+        if word == "lower" and (
+            following in {"the", "it", "them", "this", "that"} or _lower(words, index, text)
+        ):
+            role, factor = (
+                "height",
+                SHRINK,
+            )  # "lower the table", "a bit lower": not "the lower cube"
         elif word in COMPARATIVES:
             role, factor = COMPARATIVES[word]
         else:
@@ -133,8 +154,8 @@ def _relative_sizes(text: str, words: list[str]) -> list[tuple[str, float, float
         if word in ("higher",) and re.search(r"\b(?:move|lift|raise)\b", text):
             continue
         delta_match = re.search(
-            rf"(\d+(?:\.\d+)?)\s*(mm|cm|m|in|ft)\s+{word}\b", text
-        ) or re.search(rf"\b{word}\b.*?\bby\s+(\d+(?:\.\d+)?)\s*(mm|cm|m|in|ft)\b", text)
+            rf"(\d+(?:\.\d+)?)\s*({UNIT_PATTERN})\s+{word}\b", text
+        ) or re.search(rf"\b{word}\b.*?\bby\s+(\d+(?:\.\d+)?)\s*({UNIT_PATTERN})\b", text)
         if delta_match:
             delta = float(delta_match.group(1)) * UNITS_M[delta_match.group(2)]
             found.append((role, 1.0, delta if factor > 1 else -delta))
@@ -142,3 +163,16 @@ def _relative_sizes(text: str, words: list[str]) -> list[tuple[str, float, float
         hedge = next((HEDGES[w] for w in words[max(0, index - 3) : index] if w in HEDGES), 1.0)
         found.append((role, 1 + (factor - 1) * hedge, 0.0))
     return found
+
+
+LOWER_NOT_SHORTER = re.compile(r"\b(?:move|put|place|hang|mount|drop|slide|shift|lift|raise)\b")
+"""Verbs that make 'lower' a place ("hang the picture lower"), not a height."""
+DETERMINERS = {"the", "its", "their", "this", "that", "a", "an"}
+
+
+def _lower(words: list[str], index: int, text: str) -> bool:
+    """'make the table a bit lower', 'make the desk 10 cm lower': the comparative of height (a
+    lower table is a shorter one), unless it follows a determiner ("the lower shelf") or a verb
+    moves the thing."""
+    before = words[index - 1] if index else ""
+    return before not in DETERMINERS and not LOWER_NOT_SHORTER.search(text)

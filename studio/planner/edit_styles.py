@@ -75,6 +75,8 @@ def restyle(
         for index, word in enumerate(words)
         if index not in inside_new and is_style_word(word) and not _lighting_word_near(words, index)
     ]
+    if _each_its_own(words, mentions, inside_new, plan):
+        return
     change = material_change(style)
     if not change:
         return
@@ -83,6 +85,34 @@ def restyle(
         plan.calls.append(
             Call("set_material", {"name": name, **change}, f"made {name} {described}")
         )
+
+
+def _each_its_own(
+    words: list[str], mentions: list[Mention], skip: set[int], plan: EditPlan
+) -> bool:
+    """'make the left vase blue and the other one white': each named object takes the style
+    words that follow it, up to the next one named; False unless every one has its own."""
+    named = [m for m in mentions if m.names and not m.new and not m.restated]
+    if len(named) < 2:
+        return False
+    changes = []
+    for mention, following in zip(named, [*named[1:], None], strict=True):
+        end = following.start - len(following.modifiers) if following else len(words)
+        own = [
+            w
+            for i, w in enumerate(words[mention.end : end], mention.end)
+            if i not in skip and is_style_word(w) and not _lighting_word_near(words, i)
+        ]
+        change = material_change(own)
+        if not change:
+            return False
+        changes.append((mention.names, change, " ".join(own)))
+    for names, change, described in changes:
+        for name in names:
+            plan.calls.append(
+                Call("set_material", {"name": name, **change}, f"made {name} {described}")
+            )
+    return True
 
 
 def _lighting_word_near(words: list[str], index: int) -> bool:
@@ -100,7 +130,14 @@ def relight(words: list[str], plan: EditPlan) -> None:
         elif word in MOOD_WORDS and about_light and not (word == "bright" and following in COLOURS):
             mood = MOOD_WORDS[word]
     if mood:
-        plan.calls.append(Call("set_lighting", {"mood": mood}, f"set {mood} lighting"))
+        arguments = {"mood": mood}
+        side = re.search(
+            r"\bfrom (?:the |its )?(left|right|above|behind|front|top|back)\b", " ".join(words)
+        )
+        if side:  # "cool light coming from the left": the key comes from there
+            direction = {"top": "above", "back": "behind"}.get(side.group(1), side.group(1))
+            arguments["direction"] = direction
+        plan.calls.append(Call("set_lighting", arguments, f"set {mood} lighting"))
     for word in words:
         if word in BRIGHTNESS and (
             about_light or len(wordset - {"make", "it", "a", "bit", "little", "the", "scene"}) <= 2

@@ -20,8 +20,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from studio.planner.edit_mentions import Mention, read_mentions
-from studio.planner.edit_moves import move, rotate
+from studio.planner.edit_mentions import Mention, read_mentions, spelled, unknown_things
+from studio.planner.edit_moves import move, rotate, swap_places
 from studio.planner.edit_objects import (
     each_side,
     edit_targets,
@@ -79,7 +79,7 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     )
     if UNDO.search(text) and not REMOVE.search(text):
         return _undo(text, state)
-    words = words_of(text)
+    words = spelled(words_of(text), scope)
     if QUESTION_START.search(text) and text.rstrip().endswith("?") and not EDIT_VERBS.search(text):
         return EditPlan(answer=_describe(scope, read_mentions(words, scope)))
     plan = EditPlan()
@@ -87,6 +87,8 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     relight(words, plan)
     if SWAP.search(text) and any(m.new for m in mentions) and any(m.names for m in mentions):
         swap(words, mentions, scope, plan)
+        return plan
+    if SWAP.search(text) and swap_places(mentions, scope, plan):
         return plan
     if REMOVE.search(text) or no_object(words, scope):
         remove(text, mentions, scope, plan)
@@ -104,6 +106,8 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     resize(text, words, targets, scope, plan)
     restyle(words, mentions, targets, scope, plan)
     _missing_uploads(words, scope, plan)
+    for word in unknown_things(words, scope):  # said plainly, never silently dropped
+        plan.notes.append(f"I do not know what a {word} is, so I did not add one")
     return plan
 
 

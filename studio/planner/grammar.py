@@ -36,7 +36,9 @@ from studio.planner import lighting as light_words
 from studio.planner import vocabulary
 from studio.planner.catalogue import CATALOGUE, match_noun, match_phrase
 from studio.planner.corrections import apply_corrections
+from studio.planner.grammar_refs import copies, mentioned, standing_before
 from studio.planner.numbers import QuantityError, read_length, read_number, tokens, unit_metres
+from studio.planner.paraphrases import rewrite
 from studio.planner.quantities import check_count, check_sizes
 from studio.planner.readers import (
     SEPARATORS,
@@ -59,6 +61,8 @@ from studio.planner.variants import raised_variants
 from studio.planner.vocabulary import FILLER, GROUP_NOUNS
 
 PRONOUNS = {"it", "them", "that", "this", "top", "one"}
+EACH = {"one", "each"}
+"""A clause that starts "one on each side" places the object just named, one per side."""
 KNOWN_WORDS = vocabulary.words_not_objects()
 """Words with a meaning of their own, never read as a misspelt object ('three' is not 'tree')."""
 SHARED = {"on", "inside", "under", "next_to", "left_of", "right_of", "in_front_of", "behind"}
@@ -80,7 +84,7 @@ def parse_request(text: str, extra_nouns: Mapping[str, str] | None = None) -> Pa
     for word, key in extra.items():
         if "." in word:  # the exact file name: the upload, whatever the catalogue has
             text = re.sub(re.escape(word), f" uploaded {key} ", text, flags=re.IGNORECASE)
-    words = apply_corrections(tokens(text))
+    words = rewrite(apply_corrections(tokens(text)))
     reader = _Reader(parsed, {w: k for w, k in extra.items() if "." not in w})
     try:
         for clause in _clauses(words):
@@ -149,6 +153,9 @@ class _Reader:
         self.parsed = parsed
         self.extra = dict(extra or {})
         self.longest = max((len(word.split(" ")) for word in self.extra), default=0)
+        self.carried: tuple[int, list[int]] | None = None
+        """A with-phrase's host and list, for a clause that goes on listing ("a table with a
+        bowl, a cup and a book on it": all three are on the table)."""
 
     def clause(self, words: list[str]) -> None:
         parsed = self.parsed
@@ -162,6 +169,9 @@ class _Reader:
         fronted: tuple[str, int] | None = None
         spot_target = False
         host: int | None = None  # what a with-phrase hangs on ("a table with ...")
+        relation_end = -1  # where the last relation phrase ended
+        carried = self.carried if words[0] in ("a", "an") or words[0].isdigit() else None
+        self.carried = None
         index = 0
         while index < len(words):
             word = words[index]
@@ -188,6 +198,8 @@ class _Reader:
                 fronted = (matched[0], len(parsed.objects) - 1)  # ", on top, a red ball"
                 index += matched[1]
                 continue
+            if matched and last is None and index == 1 and words[0] in EACH and parsed.objects:
+                last, pending = len(parsed.objects) - 1, Pending()  # "two chairs, one on each side"
             if matched and (last is not None or relation is None):
                 kind, used = matched
                 if kind == "corner":
@@ -200,8 +212,12 @@ class _Reader:
                     pending = Pending()
                     if kind == "stacked_on":
                         parsed.objects[last].stacked, kind = True, "on"
-                    relation = (last, kind)
+                    relation, relation_end = (last, kind), index + used
                     listed = [i for i in listed if i != last] if kind in SHARED else []
+                    if "its" in words[index : index + used]:  # "a lamp on its left": its host's
+                        base = host if host is not None and host < last else last - 1
+                        parsed.relations.append(RelationSpec(last, kind, max(base, 0)))
+                        relation = None
                 index += used
                 continue
             if phrase and phrase[1] > 1 and self._noun_at(words, index) == phrase:
@@ -219,6 +235,8 @@ class _Reader:
                 continue
             noun = self._noun_at(words, index)
             if word in PRONOUNS and noun is None and relation is not None:
+                if host is None and carried is not None and relation[1] in ("on", "inside"):
+                    host, listed = carried[0], [*carried[1], *listed]
                 # "a platform with a vase on it": the target is the object named before; "a table
                 # with a vase and a book on it": the one the with-phrase hangs on, for each
                 base = host if host is not None and host < relation[0] else relation[0] - 1
@@ -235,7 +253,7 @@ class _Reader:
                 continue
             if noun is not None:
                 key, used = noun
-                current = _mentioned(parsed, key, words, index, pending)
+                current = mentioned(parsed, key, words, index, pending)
                 if current is None:
                     parsed.objects.append(pending.object(key))
                     current = len(parsed.objects) - 1
@@ -256,6 +274,8 @@ class _Reader:
                     )
                     between = None
                 elif relation is not None:
+                    if words[index - 1] == "each" and parsed.objects[relation[0]].count == 1:
+                        parsed.objects[relation[0]].count = copies(parsed, current)  # one each
                     made = RelationSpec(relation[0], relation[1], current)
                     if relation[1] in ("between", "across") and parsed.objects[current].count < 2:
                         between = made
@@ -271,7 +291,15 @@ class _Reader:
                 listed.append(current)
                 index += used
                 continue
+            if word in ("and", "with") and relation and index == relation_end and relation[0] > 0:
+                # "a nightstand on each side and a lamp ...": the side of the thing before
+                before = standing_before(parsed, relation[0])
+                parsed.relations.append(RelationSpec(*relation, before))
+                relation = None
             if word == "with":
+                if last is not None and not pending.empty():  # "a desk 140cm wide with ...": its
+                    pending.flush_into(parsed.objects[last])
+                    pending = Pending()
                 listed = []
                 host = last
             if word not in FILLER and word not in JOINERS and word not in MARKS:
@@ -283,9 +311,11 @@ class _Reader:
             index += 1
         if between is not None:
             parsed.relations.append(between)
+        if host is not None and relation is None:
+            self.carried = (host, list(listed))
         if relation is not None and relation[0] > 0 and last == relation[0]:
             # "with a bronze sphere on top", "a nightstand on each side": of the thing before
-            before = _standing_before(parsed, relation[0])
+            before = standing_before(parsed, relation[0])
             parsed.relations.append(RelationSpec(relation[0], relation[1], before))
         carrier = last if last is not None else len(parsed.objects) - 1
         if carrier >= 0 and not pending.empty():
@@ -378,16 +408,6 @@ class _Reader:
         return True
 
 
-def _standing_before(parsed: ParsedRequest, subject: int) -> int:
-    """The latest object before `subject` that does not rest on another (the bed, not its
-    pillow), else the one just before it."""
-    resting = {r.subject for r in parsed.relations if r.kind in ("on", "inside")}
-    for index in range(subject - 1, -1, -1):
-        if index not in resting:
-            return index
-    return subject - 1
-
-
 def _marked(words: list[str], index: int) -> bool:
     """'my duck', 'the uploaded duck', 'my uploaded duck': the person means their upload."""
     before = words[max(0, index - 2) : index]
@@ -396,18 +416,6 @@ def _marked(words: list[str], index: int) -> bool:
 
 def _next_is_noun(words: list[str], index: int) -> bool:
     return index + 1 < len(words) and match_phrase(words, index + 1) is not None
-
-
-def _mentioned(
-    parsed: ParsedRequest, noun: str, words: list[str], index: int, pending: Pending
-) -> int | None:
-    """'the sofa' after 'a sofa' is the same sofa, not a second one."""
-    if index == 0 or words[index - 1] != "the" or not pending.empty():
-        return None
-    for position in range(len(parsed.objects) - 1, -1, -1):
-        if parsed.objects[position].noun == noun:
-            return position
-    return None
 
 
 __all__ = [

@@ -43,6 +43,10 @@ POSITIONS = {
     "highest",
     "lowest",
 }
+BIGGER = {"big", "bigger", "biggest", "large", "larger", "largest", "tall", "taller", "tallest"}
+SMALLER = {"small", "smaller", "smallest", "little", "tiny", "short", "shorter", "shortest"}
+POSITIONS |= BIGGER | SMALLER
+"""Size words pick one of several by size: "the big one", "the smaller box", "the tall vase"."""
 LOOSE_KINDS = {
     "crate": {"cube", "box"},
     "cube": {"crate", "box"},
@@ -127,9 +131,16 @@ class Scope:
                 or word.rstrip("s") in words
             ):
                 found.append(item)
+        exact = [i for i in found if i.get("category") == key or _base(i["name"]) == word]
+        if exact and len(exact) < len(found):  # "the desk", not the desk-lamp on it
+            found = exact
         if not found and key in LOOSE_KINDS:
             found = [item for item in self.objects if item.get("category") in LOOSE_KINDS[key]]
         return found
+
+
+def _base(name: str) -> str:
+    return COPY_SUFFIX.sub("", name.lower())
 
 
 def scope_for(
@@ -147,8 +158,8 @@ def scope_for(
     if JUST_EDITED.search(request) and scope.just_edited:
         scope.focus = list(scope.just_edited)
         return scope
-    for previous in reversed(previous_requests):
-        named = _named_in(scope, previous)
+    for back, previous in enumerate(reversed(previous_requests)):
+        named = _named_in(scope, previous, newest=back == 0)
         if named:
             scope.focus = named
             return scope
@@ -159,16 +170,37 @@ def scope_for(
     return scope
 
 
-def _named_in(scope: Scope, text: str) -> list[str]:
-    """The first object kind a request names that the scene still has (all of its copies)."""
-    for word in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower()):
-        if word in scope.names():
+CARRIED = {"it", "them", "they"}
+"""A request whose first reference is one of these is about what the request before it was."""
+NEWLY = {"a": 1, "an": 1, "another": 1, "more": 1, "extra": 1, "second": 1, "third": 1}
+NEWLY |= {"fourth": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _named_in(scope: Scope, text: str, *, newest: bool = False) -> list[str]:
+    """The first object kind a request names that the scene still has: all of its copies, or the
+    newest `n` when the last request introduced `n` of them ("add a third chair": that one);
+    none when its first reference is "it" / "them" (it spoke of the earlier request's objects)."""
+    words = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower())
+    for index, word in enumerate(words):
+        if word in CARRIED:
+            return []
+        found = scope.of_kind(word) if noun_key(word) else []
+        if word in scope.names() and len(found) <= 1:
             return [word]
-        if noun_key(word):
-            found = scope.of_kind(word)
-            if found:
-                return [item["name"] for item in found]
+        if found:
+            count = (newest and _introduced(words[max(0, index - 3) : index])) or len(found)
+            return [item["name"] for item in found[-count:]]
     return []
+
+
+def _introduced(before: list[str]) -> int | None:
+    """How many objects words before a noun introduce ("a", "two more"), None for "the"."""
+    for word in reversed(before):
+        if word in ("the", "this", "that", "my", "all", "both"):
+            return None
+        if word in NEWLY:
+            return NEWLY[word]
+    return None
 
 
 def resolve(
@@ -248,6 +280,15 @@ def _select(
         axis = 1 if stacked else 0
         ordered = sorted(found, key=lambda i: float(i["position"][axis]))
         return [ordered[len(ordered) // 2]["name"]]
+    if words & (BIGGER | SMALLER) and len(found) > 1:
+        tall = words & {"tall", "taller", "tallest", "short", "shorter", "shortest"}
+
+        def size(item: SceneObjectView) -> float:
+            width, height, depth = (float(v) for v in item["size"])
+            return height if tall else width * height * depth
+
+        ordered = sorted(found, key=size)
+        return [(ordered[-1] if words & BIGGER else ordered[0])["name"]]
     if "other" in words:
         others = [item["name"] for item in found if item["name"] not in scope.focus]
         return others or [found[0]["name"]]

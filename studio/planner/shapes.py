@@ -58,8 +58,9 @@ def box_size(noun: Noun, sizes: dict[str, float]) -> tuple[float, float, float]:
     x, y, z = noun.size
     if {"dims_x", "dims_y", "dims_z"} <= sizes.keys():
         return _best_axes(noun.size, [sizes["dims_x"], sizes["dims_y"], sizes["dims_z"]])
-    if "size" in sizes:
-        factor = sizes["size"] / max(noun.size)
+    if "size" in sizes:  # a screen's size is its diagonal ("a 55 inch tv")
+        face = math.hypot(x, y) if noun.extra.get("diagonal") else max(noun.size)
+        factor = sizes["size"] / face
         x, y, z = x * factor, y * factor, z * factor
     across = sizes.get("diameter", 2 * sizes["radius"] if "radius" in sizes else None)
     if across is not None:

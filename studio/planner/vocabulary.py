@@ -105,6 +105,11 @@ RELATIONS = {
     ("right", "of"): "right_of",
     ("to", "the", "right", "of"): "right_of",
     ("in", "front", "of"): "in_front_of",
+    ("in", "front"): "in_front_of",
+    ("on", "its", "left"): "left_of",
+    ("on", "its", "right"): "right_of",
+    ("to", "its", "left"): "left_of",
+    ("to", "its", "right"): "right_of",
     ("before",): "in_front_of",
     ("behind",): "behind",
     ("in", "back", "of"): "behind",
@@ -202,12 +207,15 @@ LIGHT_HEADS = {
     "bulb": "point", "lightbulb": "point", "bulbs": "point", "pendant": "point",
     "sun": "directional", "sunlight": "directional", "sunshine": "directional",
     "daylight": "directional", "moonlight": "directional",
+    "candlelight": "", "firelight": "", "lamplight": "", "torchlight": "",
     "softbox": "area", "softboxes": "area",
 }  # fmt: skip
 """Words that end a lighting phrase, with the light type they ask for."""
 LIGHT_HEAD_MOODS = {"daylight": "daylight", "sunlight": "daylight", "sunshine": "daylight",
                     "sun": "daylight", "moonlight": "evening", "sunset": "sunset",
-                    "dusk": "evening", "night": "evening", "nighttime": "evening"}  # fmt: skip
+                    "dusk": "evening", "night": "evening", "nighttime": "evening",
+                    "candlelight": "warm", "firelight": "warm", "lamplight": "warm",
+                    "torchlight": "warm"}  # fmt: skip
 LIGHT_TYPES = {"spot": "spot", "point": "point", "directional": "directional",
                "area": "area", "soft": "", "bare": "point", "hanging": "point",
                "naked": "point", "single": "", "panel": "area", "ceiling": "point",
