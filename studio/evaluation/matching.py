@@ -1,8 +1,10 @@
 """Which objects a check means: by name, by numbered copy ("crate-2"), or by category.
 
 A check names what the designer asked for (`name: [shelf, bookcase]`); an object answers to a
-word when its name, its name without the copy number, a word of its name, or its category is that
-word (plural or singular), so "books" finds book-1..book-3 and "table" finds "coffee-table".
+word when its name, its name without the copy number, the head word of its name, or its category
+is that word (plural or singular), so "books" finds book-1..book-3 and "table" finds
+"coffee-table". The head of an English compound is its last word: a coffee table is a table, a
+desk lamp is a lamp and not a desk.
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ def describe(words: Iterable[str]) -> str:
 def _keys(item: ObjectView) -> set[str]:
     name = item.name.lower()
     base = COPY_SUFFIX.sub("", name)
-    tokens = {token for token in SEPARATORS.split(name) if token and not token.isdigit()}
-    return {name, base, item.category.lower(), *tokens} - {""}
+    words = [token for token in SEPARATORS.split(base) if token and not token.isdigit()]
+    head = words[-1] if words else ""
+    return {name, base, item.category.lower(), head} - {""}
 
 
 def _forms(word: str) -> set[str]:
