@@ -12,6 +12,7 @@ from studio.planner.grammar import parse_request
 from studio.planner.numbers import parse_count, tokens
 from studio.planner.vocabulary import COLOURS
 from studio.scene.geometry import object_bounds
+from tests.studio.planner.test_builder import rests_on
 
 TOL = 1e-6
 
@@ -20,17 +21,6 @@ def only(text: str):
     parsed = parse_request(text)
     assert len(parsed.objects) == 1, parsed.objects
     return parsed.objects[0]
-
-
-def rests_on(scene, upper: str, lower: str) -> bool:
-    up_low, up_high = object_bounds(scene.object(upper))
-    low_low, low_high = object_bounds(scene.object(lower))
-    centre = (up_low + up_high) / 2
-    return (
-        abs(up_low[1] - low_high[1]) < TOL
-        and low_low[0] <= centre[0] <= low_high[0]
-        and low_low[2] <= centre[2] <= low_high[2]
-    )
 
 
 # --- counts --------------------------------------------------------------------------------
