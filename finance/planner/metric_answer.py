@@ -1,20 +1,26 @@
 """The answer to a metric question, from the `get_statements` results of the run so far.
 
 The lead sentence gives the value with its formula and cited inputs; a comparison gives each
-period and the change; a question about health gets the figure and says that the judgement is
-the reader's. The structured result (`{"answers": [...]}`) has one answer per period, latest
-first: {question, value, unit, document_id, page, label, formula, inputs}.
+period and the change; a growth or change asked for is one figure made from both periods' inputs
+(or, lacking one, a plain "could not compute"); a question about health gets the figure and says
+that the judgement is the reader's. The structured result (`{"answers": [...]}`) has one answer
+per period, latest first: {question, value, unit, document_id, page, label, formula, inputs}.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
+from datetime import date
 from typing import Any
 
+from finance.planner.metric_catalogue import PER_SHARE
 from finance.planner.metrics import (
     MetricRequest,
     MetricUnavailable,
     compute,
+    compute_change,
     compute_one,
     statement_values,
 )
@@ -29,8 +35,10 @@ def metric_answer(
     leads: list[str] = []
     answers: list[dict[str, Any]] = []
     problems = []
+    asked = request
     for document in documents:
         found = _statements(document, request, results)
+        request, renamed = _in_statement_years(asked, document)
         labels = request.labels(_periods(found, request))
         try:
             if not labels:
@@ -44,7 +52,7 @@ def metric_answer(
             problems.append(f"{document['name']}: {error}")
             continue
         answers += done
-        leads.append(_lead(request, document, done))
+        leads.append(_lead(request, document, done) + renamed)
     if not answers:
         reason = "; ".join(problems) or "no filing with statements is ready"
         return f"I could not compute {request.title}: {reason}.", {"answers": []}
@@ -65,6 +73,8 @@ def _answers(
     found: dict[str, Any],
     labels: list[str],
 ) -> list[dict[str, Any]]:
+    if request.change:
+        return [_change(request, question, document, found, labels)]
     if request.average:
         figures = [f for label in labels for f in request.metric(label).inputs]
         values = statement_values(found, figures)
@@ -85,6 +95,33 @@ def _answers(
     return out
 
 
+def _change(
+    request: MetricRequest,
+    question: str,
+    document: dict[str, Any],
+    found: dict[str, Any],
+    labels: list[str],
+) -> dict[str, Any]:
+    """One answer for a growth or change: the later period against the one a year before."""
+    if len(labels) < 2:
+        raise MetricUnavailable(
+            f"the statements have no period a year before {labels[0]} to compare it with"
+        )
+    later, earlier = labels[0], labels[1]
+    figures = [*request.metric(later).inputs, *request.metric(earlier).inputs]
+    value = compute_change(request, later, earlier, statement_values(found, figures))
+    title = f"{request.title} {later} vs {earlier}"
+    answer = _answer(request, question, document, found, [later], value, title, figures)
+    reads = request.metric(later).reads
+    answer["period"] = f"{later} vs {earlier}"
+    answer["formula"] = (
+        f"100 x ({reads} {later} / {reads} {earlier} - 1)"
+        if request.change == "growth"
+        else f"{reads} {later} - {reads} {earlier}"
+    )
+    return answer
+
+
 def _answer(
     request: MetricRequest,
     question: str,
@@ -101,7 +138,7 @@ def _answer(
         {
             "label": figure.label,
             "value": values[figure],
-            "unit": "USD millions",
+            "unit": "USD" if figure.key in PER_SHARE else "USD millions",
             "page": _first_page(found, figure.statement),
         }
         for figure in figures
@@ -130,7 +167,7 @@ def _lead(request: MetricRequest, document: dict[str, Any], answers: list[dict[s
     lead = f"{document['name']}: {first['label']} = {shown}"
     if "inputs" in first:
         cited = ", ".join(
-            f"{i['label']} {_shown(i['value'], 'USD millions')} (p. {i['page'] + 1})"
+            f"{i['label']} {_shown(i['value'], i['unit'])} (p. {i['page'] + 1})"
             for i in first["inputs"]
         )
         lead += f", from {first['formula']}: {cited}"
@@ -151,6 +188,34 @@ def _lead(request: MetricRequest, document: dict[str, Any], answers: list[dict[s
     if flagged:
         lead += ". Unverified: " + "; ".join(sorted({u for a in flagged for u in a["unverified"]}))
     return lead + "."
+
+
+def _in_statement_years(request: MetricRequest, document: dict[str, Any]) -> tuple[Any, str]:
+    """The request with its years as the statements label them, and what the answer says of
+    it. A year ending in January to March is labelled by the year it ends in (FY2023 for one
+    ending 28 January 2023); a filing that calls that year "fiscal 2022" (its profile's fiscal
+    year is one less than the latest label, whose year ends in that month) names every year one
+    lower, so "fiscal 2022" asked of it is FY2023. Other filings are read as they are."""
+    offset = _naming_offset(document)
+    if not offset or not request.years:
+        return request, ""
+    years = tuple(year + offset for year in request.years)
+    said = " and ".join(f"FY{b} 'fiscal {a}'" for a, b in zip(request.years, years, strict=True))
+    return replace(request, years=years), f" (The filing calls {said}.)"
+
+
+def _naming_offset(document: dict[str, Any]) -> int:
+    try:
+        named = int(str(document.get("fiscal_year") or ""))
+        end = date.fromisoformat(str(document.get("period_end") or ""))
+    except ValueError:
+        return 0
+    labelled = [
+        int(y) for label in document.get("fiscal_years") or [] for y in re.findall(r"\d{4}", label)
+    ]
+    if end.month <= 3 and labelled and max(labelled) == end.year == named + 1:
+        return 1
+    return 0
 
 
 def _unverified(document: dict[str, Any], figures: list[Any]) -> list[str]:

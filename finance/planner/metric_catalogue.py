@@ -55,6 +55,8 @@ LINE_ITEMS: tuple[tuple[str, str, str], ...] = (
     (r"\bsg&a\b|selling,? general,? (and|&) administrative", IS,
      "selling_general_administrative"),
     (r"operating income|income from operations|operating profit", IS, "operating_income"),
+    (r"(?<!non-)(?<!non)\b(total )?operating (costs and )?expenses|\bopex\b", IS,
+     "total_operating_expenses"),
     (r"income tax(es)?( expense)?|tax expense|provision for (income )?taxes", IS, "income_tax"),
     (r"(pre-?tax income|income before (income )?taxes)", IS, "income_before_tax"),
     (r"interest expense", IS, "interest_expense"),

@@ -17,6 +17,14 @@ do not hold, are not metric questions: they are searched and quoted instead.
 | no year                                                 | the filing's latest period          |
 | "for the full year", "annual" (and no year)             | the latest fiscal year, never a     |
 |                                                         | quarter (none: it says it cannot)   |
+| "revenue growth 2022", "% change vs Q2 last year"       | one figure: the later period over   |
+| (an amount or a per-share line)                         | the earlier (a year before when one |
+|                                                         | year is named), in %                |
+| "how much did R&D rise in 2021", "change in capex"      | one figure: the later less the      |
+|                                                         | earlier, in the line's unit         |
+
+A growth or change needs both periods: when the statements lack the earlier one, or its base is
+not positive (a growth rate from a loss means nothing), it says it cannot, never a number.
 
 Money is answered in the USD scale the request names ("in USD billions"), USD millions if none.
 A question about health or quality ("is it healthy?") gets the figure and its formula; the
@@ -27,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from finance.planner.metric_catalogue import (
@@ -52,6 +60,7 @@ __all__ = [
     "MetricRequest",
     "MetricUnavailable",
     "compute",
+    "compute_change",
     "metric_name",
     "read_metric",
     "statement_values",
@@ -75,7 +84,8 @@ NAMED_RATIOS: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 MARGIN = re.compile(
     r"\b(ebitda|net (?:profit|income|earnings)|operating (?:income|profit)?|gross(?: profit)?|"
-    r"d&a|depreciation and amortization)\b[^.?]{0,60}?\bmargins?\b",
+    r"d&a|depreciation and amortization)\b[^.?]{0,60}?\bmargins?\b|"
+    r"\b(net) margins?\b",  # "net margin"; never "net interest margin" (a bank's yield)
     re.IGNORECASE,
 )
 SHARE = re.compile(
@@ -139,6 +149,13 @@ JUDGE = re.compile(
     r"\bsound\b|efficient|capital[- ]intensive",
     re.I,
 )
+# A change of an amount between two periods: in % ("growth", "% change") or in its unit.
+GROWTH = re.compile(r"\bgrowth\b|%|\bper ?cent(age)?\b", re.IGNORECASE)
+DIFFERENCE = re.compile(
+    r"\bhow much\b[^?.]*\b(ris|rose|increas|decreas|grow|grew|fall|fell|drop|declin|chang|"
+    r"go(ne)? (up|down)|went (up|down))\w*|\b(difference|change) in\b",
+    re.IGNORECASE,
+)
 # Adjusted (non-GAAP) measures are not in the statements; "unadjusted" ones are.
 NON_GAAP = re.compile(r"(?<!un)adjusted|non[- ]gaap", re.IGNORECASE)
 
@@ -160,10 +177,14 @@ class MetricRequest:
     judge: bool = False
     quarter: int | None = None  # the years are that quarter's ("Q2 of FY2023")
     annual: bool = False  # "for the full year": a quarter's figure is no answer
+    change: str = ""  # "growth" (in %) or "difference" between the two periods; "" for neither
 
     @property
     def title(self) -> str:
-        return display_name(self.name)
+        base = display_name(self.name)
+        return {"growth": f"{base} growth", "difference": f"change in {base}"}.get(
+            self.change, base
+        )
 
     @property
     def statements(self) -> set[str]:
@@ -205,7 +226,7 @@ def metric_name(text: str) -> str | None:
             return name
     margin = MARGIN.search(text)
     if margin:
-        return f"{_margin_base(margin.group(1))} margin"
+        return f"{_margin_base(margin.group(1) or margin.group(2))} margin"
     if EBITDA_LESS_CAPEX.search(text):
         return "ebitda less capex"
     if EBITDA.search(text):
@@ -269,7 +290,13 @@ def read_metric(text: str) -> MetricRequest | None:
         word = (scale.group(1) or scale.group(2)).lower().rstrip("s") if scale else "million"
         unit = f"USD {word}s"
     annual = quarter is None and FULL_YEAR.search(text) is not None
-    return MetricRequest(name, chosen, unit, averaged, compare, judge, quarter, annual)
+    change = ""
+    if compare and kind in ("money", "USD"):
+        change = "growth" if GROWTH.search(text) else ""
+        change = change or ("difference" if DIFFERENCE.search(text) else "")
+    if change == "growth":
+        unit = "%"
+    return MetricRequest(name, chosen, unit, averaged, compare, judge, quarter, annual, change)
 
 
 def asks_value(text: str) -> bool:
@@ -278,8 +305,10 @@ def asks_value(text: str) -> bool:
 
 
 def asks_tersely(text: str) -> bool:
-    """A few words and no research verb: "operating cash flow 2021", "diluted EPS"."""
-    return len(text.split()) <= TERSE_WORDS and not RESEARCH_VERB.search(text)
+    """A few words and no research verb: "operating cash flow 2021", "diluted EPS". Symbols
+    are no words: "free cash flow (CFO - capex) for the full year" has eight."""
+    words = [word for word in text.split() if re.search(r"\w", word)]
+    return len(words) <= TERSE_WORDS and not RESEARCH_VERB.search(text)
 
 
 def _quarters(text: str) -> list[tuple[int, int]]:
@@ -309,6 +338,24 @@ def compute_one(request: MetricRequest, label: str, values: Values) -> float:
     if request.unit.startswith("USD "):
         value /= SCALES[request.unit.split()[1].rstrip("s")]
     return value
+
+
+def compute_change(request: MetricRequest, later: str, earlier: str, values: Values) -> float:
+    """The growth (in %) or the difference (in the request's unit) of the metric from the
+    `earlier` period to the `later` one; MetricUnavailable when either lacks an input or a
+    growth rate's base is not positive."""
+    plain = replace(
+        request, change="", unit=request.unit if request.change == "difference" else "USD"
+    )
+    now, before = compute_one(plain, later, values), compute_one(plain, earlier, values)
+    if request.change == "difference":
+        return now - before
+    if before <= 0:
+        raise MetricUnavailable(
+            f"{plain.title} {earlier} is {before:,.2f}: a growth rate from a base that is not "
+            "positive means nothing"
+        )
+    return 100 * (now / before - 1)
 
 
 def compute(request: MetricRequest, values: Values, labels: list[str] | None = None) -> float:

@@ -10,7 +10,7 @@ from typing import Any
 from finance.documents.json_cache import read_json, write_json
 from finance.statements.extract import extract_statements
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4  # 4: interest expense net of capitalized interest; total operating expenses
 
 
 def cached_statements(

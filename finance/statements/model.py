@@ -35,6 +35,7 @@ CANONICAL_KEYS: dict[str, frozenset[str]] = {
             "gross_profit",
             "research_and_development",
             "selling_general_administrative",
+            "total_operating_expenses",
             "operating_income",
             "interest_expense",
             "net_interest_income",

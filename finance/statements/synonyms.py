@@ -65,10 +65,20 @@ RULES: dict[str, dict[str, _R]] = {
                 0,
             ),
         ],
+        # The total as printed ("Total operating expenses", "Total operating costs and
+        # expenses"): with or without the cost of sales, as the filer sums it; never a lone
+        # "Operating expenses" line (one expense among others in some filings).
+        "total_operating_expenses": [
+            (r"^total operating (costs and )?expenses$", 0),
+            (r"^total (costs and )?operating expenses$", 0),
+            (r"^total operating costs$", 0),
+        ],
         "interest_expense": [
             (r"^interest expense$", 0),
             (r"^total interest expense$", 0),
             (r"^interest expense, net$", 1),
+            # "Interest expense-net of capitalized interest of $9.5 ...": still the expense
+            (r"^interest expense[\s,-]+net of (amounts |interest )?capitali[sz]ed\b", 1),
             (r"^interest and debt expense$", 1),
         ],
         "net_interest_income": [(r"^net interest income$", 0)],

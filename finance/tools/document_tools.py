@@ -35,6 +35,12 @@ def list_documents(arguments: dict[str, Any], context: ToolContext) -> list[dict
                     entry[key] = found[key]
             if found.get("unverified"):
                 entry["unverified"] = found["unverified"]
+            # The filing's own name for its fiscal year ("Fourth Quarter Fiscal 2022") and the
+            # date that year ends: a metric question's year is read in the filing's naming.
+            profile = (d.sections or {}).get("profile") or {}
+            for key in ("fiscal_year", "period_end"):
+                if profile.get(key):
+                    entry[key] = profile[key]
             statements = (d.sections or {}).get("statements") or {}
             entry["statement_pages"] = {k: v for k, v in statements.items() if v is not None}
         elif d.message:
