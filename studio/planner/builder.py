@@ -28,7 +28,7 @@ from studio.planner.lighting import AREA_NOTE
 from studio.planner.lights import lights_for, linear_colour
 from studio.planner.shapes import spec_shape
 from studio.planner.specs import LightingSpec, ObjectSpec, ParsedRequest, RelationSpec
-from studio.planner.tabletop import beside_on_top, surface_under
+from studio.planner.tabletop import beside_on_top, resting_spot, spread_on_top
 from studio.planner.uploads import Uploads, as_mesh, current_resolver, stand_in
 from studio.scene.geometry import object_bounds, world_bounds
 from studio.scene.materials import DENSITY, preset
@@ -332,11 +332,8 @@ def _on(built: Built, spec: ObjectSpec, names: list[str], kind: str, targets: li
             built.scene = put_inside(built.scene, bases, target)
             return
         built.notes.append(f"{target} is solid, so {names[0]} is put on top of it")
-    span = high[0] - low[0]
-    for index, name in enumerate(bases):
-        x = float(low[0] + span * (index + 1) / (len(bases) + 1))
-        z = float((low[2] + high[2]) / 2)
-        surface = surface_under(built.scene, target, name, x, z)
+    for name, (x, z) in zip(bases, spread_on_top(built.scene, bases, low, high), strict=True):
+        x, z, surface = resting_spot(built.scene, target, name, x, z)
         built.scene = move(built.scene, name, x, top if surface is None else surface, z)
 
 

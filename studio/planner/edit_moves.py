@@ -12,6 +12,16 @@ from studio.planner.edit_tables import DEFAULT_STEP, DIRECTION_VECTORS, UNIT_PAT
 from studio.planner.edit_verbs import FACE
 from studio.planner.references import Scope
 
+NUDGE = re.compile(
+    r"\b(?:(?:a\s+)?(?:bit|little|touch|tad)|slightly|further|farther|more)\s+"
+    r"(?:more\s+)?(?:to\s+(?:the|its)\s+|towards?\s+the\s+)?(?:left|right|forwards?|backwards?|back)\b"
+    r"|^\W*(?:now\s+|and\s+|then\s+)*(?:to\s+the\s+)(?:left|right)\b"
+)
+"""A move said by its direction alone: 'a bit to the left', 'further right', 'now to the left'."""
+HEDGED = re.compile(r"\b(?:bit|little|touch|tad|slightly)\b")
+SMALL_STEP = 0.2
+"""Metres 'a bit' / 'slightly' moves a thing when no distance is given."""
+
 
 def rotate(
     text: str,
@@ -63,13 +73,17 @@ def move(
             says = f"moved {name} {relation.replace('_', ' ')} {goal}"
             plan.calls.append(Call("place_object", arguments, says))
             placed = True
-    if placed or not re.search(
-        r"\b(?:move|shift|push|slide|nudge|put|bring|closer|further|farther|apart)\b", text
+    if placed or not (
+        re.search(
+            r"\b(?:move|shift|push|slide|nudge|put|bring|closer|further|farther|apart)\b", text
+        )
+        or NUDGE.search(text)
     ):
         return
-    distance = _length(text) or DEFAULT_STEP
-    if re.search(r"\b(?:closer|nearer)\b|\btowards?\b", text) or re.search(
-        r"\b(?:further|farther|apart|away)\b", text
+    distance = _length(text) or (SMALL_STEP if HEDGED.search(text) else DEFAULT_STEP)
+    if not NUDGE.search(text) and (
+        re.search(r"\b(?:closer|nearer)\b|\btowards?\b", text)
+        or re.search(r"\b(?:further|farther|apart|away)\b", text)
     ):
         _closer(text, mentions, targets, scope, plan)
         return
@@ -111,8 +125,11 @@ def _closer(
     gap = _distance(other, mover)
     if gap < 1e-6:
         return
-    clear = max(gap - (other["size"][0] + mover["size"][0]) / 2, 0.0)
-    step = (_length(text) or clear / 2) * (-1 if away else 1)
+    ux, uz = abs(dx / gap), abs(dz / gap)  # the clear gap along the line between them
+    halves = sum(ux * item["size"][0] / 2 + uz * item["size"][2] / 2 for item in (other, mover))
+    clear = max(gap - halves, 0.0)
+    step = _length(text) or (DEFAULT_STEP if away else clear / 2)
+    step *= -1 if away else 1
     by = [round(dx / gap * step, 4), 0.0, round(dz / gap * step, 4)]
     word = "away from" if away else "closer to"
     plan.calls.append(

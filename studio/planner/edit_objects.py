@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from studio.planner.catalogue import CATALOGUE
+from studio.planner.edit_between import between_flanks, fits_between, kind_phrase
 from studio.planner.edit_mentions import Mention, related_pairs, size_words
 from studio.planner.edit_places import implied_place
 from studio.planner.edit_plan import Call, EditPlan
@@ -58,6 +59,9 @@ def _add(
         where = {"relation": relation[0], "target": relation[1].names[-1]}
         if relation[0] == "between":  # no two-target tool: beside them, on what they stand on
             where = {"relation": "next_to", "target": relation[1].names[0]}
+            flanks = between_flanks(relation[1].names, scope)
+            if flanks:  # right of the left one; the right one then stands right of it
+                where = {"relation": "right_of", "target": flanks[0]}
     loose = loose_style(words, mention)
     kind = noun_key(mention.head) if mention.head not in ("one", "ones") else None
     like = scope.of_kind(mention.head) if kind else [scope.get(n) for n in scope.focus[-1:]]
@@ -94,6 +98,7 @@ def _add(
     if is_upload(mention.head):  # "my bunny": the upload wins over a catalogue noun
         article = f"{count} of my" if count > 1 else "my"
     said = noun.replace("-", " ") if noun in CATALOGUE else noun  # "desk-lamp": "desk lamp"
+    said, noun = kind_phrase(mention.modifiers, said, noun)  # "a small round table": round
     sizes = size_words(mention.modifiers)
     description = " ".join([article, *sizes, *loose, *style_words(mention.modifiers), said])
     arguments = {"description": description, **where}
@@ -101,8 +106,16 @@ def _add(
         f" {where['relation'].replace('_', ' ')} {where['target']}" if where else ""
     )
     plan.calls.append(Call("add_described", arguments, says))
+    added = []
     for _ in range(count):
-        scope.objects.append({"name": _next_name(scope, noun), "category": noun})
+        added.append(_next_name(scope, noun))
+        scope.objects.append({"name": added[-1], "category": noun})
+    if relation is not None and relation[0] == "between" and where["relation"] == "right_of":
+        left, right = between_flanks(relation[1].names, scope)
+        if fits_between(scope, left, right, noun):
+            return
+        arguments = {"name": right, "relation": "right_of", "target": added[-1]}
+        plan.calls.append(Call("place_object", arguments, f"moved {right} right of {added[-1]}"))
 
 
 def _height(item: SceneObjectView) -> float | None:

@@ -11,7 +11,7 @@ from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_tables import BRIGHTNESS, LIGHT_WORDS, MATERIAL_WORDS, SKY_MOODS, WARMER
 from studio.planner.readers import colour_word
 from studio.planner.references import Scope
-from studio.planner.vocabulary import COLOURS, MOOD_WORDS, SHADES
+from studio.planner.vocabulary import COLOURS, LIGHT_HEAD_MOODS, MOOD_WORDS, SHADES
 from studio.scene.materials import ALIASES
 
 HEX = re.compile(r"#(?:[0-9a-f]{3}){1,2}")
@@ -121,7 +121,7 @@ def _lighting_word_near(words: list[str], index: int) -> bool:
 
 def relight(words: list[str], plan: EditPlan) -> None:
     wordset = set(words)
-    about_light = bool(LIGHT_WORDS & wordset) or bool(SKY_MOODS & wordset)
+    about_light = bool((LIGHT_WORDS | SKY_MOODS | set(LIGHT_HEAD_MOODS)) & wordset)
     mood = ""
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
@@ -129,6 +129,8 @@ def relight(words: list[str], plan: EditPlan) -> None:
             mood = WARMER[word]
         elif word in MOOD_WORDS and about_light and not (word == "bright" and following in COLOURS):
             mood = MOOD_WORDS[word]
+        elif word in LIGHT_HEAD_MOODS and word not in MOOD_WORDS and not mood:
+            mood = LIGHT_HEAD_MOODS[word]  # "now moonlight instead": the light's own mood
     if mood:
         arguments = {"mood": mood}
         side = re.search(

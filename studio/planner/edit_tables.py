@@ -27,6 +27,8 @@ COUNTS = {
     "dozen": 12,
     "pair": 2,
     "couple": 2,
+    "few": 3,
+    "several": 4,
 }
 UNIT_WORDS: tuple[str, ...] = ("mm", "cm", "m", "metre", "metres", "meter", "meters")
 UNIT_WORDS += ("in", "inch", "inches", "ft", "foot", "feet")

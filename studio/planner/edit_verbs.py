@@ -19,6 +19,14 @@ UNDO = re.compile(
     r"\b(?:undo|go(?:ing)?\s+back|revert|roll\s*back|back\s+to|restore|previous\s+(?:version|revision))\b"
 )
 REVISION_NUMBER = re.compile(r"\b(?:revision|version|rev|r)\s*#?\s*(\d+)\b")
+ORDINALS = {"first": 1, "original": 1, "initial": 1, "second": 2, "third": 3, "fourth": 4}
+REVISION_ORDINAL = re.compile(
+    r"\b(?:very\s+)?(first|original|initial|second|third|fourth)\s+"
+    r"(?:version|revision|one|scene|draft|attempt|try)\b|\bthe\s+(original)\b"
+    r"|\b(?:the\s+)?(?:very\s+)?(beginning|start)\b"
+)
+"""'go back to the first version', 'back to the original', 'to the beginning': the scene as the
+first (second...) request left it."""
 REMOVE = re.compile(
     r"\b(?:remove|delete|get\s+rid\s+of|take\s+away|take\s+out|lose|erase|drop)\b|\bno\s+more\b"
 )

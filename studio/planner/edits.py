@@ -37,9 +37,11 @@ from studio.planner.edit_styles import relight, restyle
 from studio.planner.edit_verbs import (
     EACH_SIDE,
     EDIT_VERBS,
+    ORDINALS,
     QUESTION_START,
     REMOVE,
     REVISION_NUMBER,
+    REVISION_ORDINAL,
     STACK,
     START_OVER,
     SWAP,
@@ -134,6 +136,10 @@ def _undo(text: str, state: dict[str, Any]) -> EditPlan:
         )
     if not revisions:
         return EditPlan(answer="There is no earlier revision to go back to.")
+    ordinal = REVISION_ORDINAL.search(text)
+    if ordinal:
+        said = ordinal.group(1) or ordinal.group(2) or "first"
+        return _back_to_request(ORDINALS.get(said, 1), revisions)
     latest = revisions[-1]
     if latest.get("run") is None:
         earlier = [r for r in revisions if r["number"] < latest["number"]]
@@ -150,6 +156,30 @@ def _undo(text: str, state: dict[str, Any]) -> EditPlan:
                 f"undid the last change (back to revision {wanted})",
             )
         ]
+    )
+
+
+def _back_to_request(place: int, revisions: list[dict[str, Any]]) -> EditPlan:
+    """The scene as the `place`-th request (1: the first) left it: the last revision of that
+    request's run (a revision with no run, a person's own edit, counts as a request of its own)."""
+    ordered = sorted(revisions, key=lambda r: r["number"])
+    if ordered[0]["number"] > 1:  # the history here starts later: count from revision 1
+        wanted = place
+        return EditPlan(
+            calls=[Call("revert_scene", {"revision": wanted}, f"went back to revision {wanted}")]
+        )
+    groups: list[list[dict[str, Any]]] = []
+    for revision in ordered:
+        run = revision.get("run")
+        if groups and run is not None and groups[-1][-1].get("run") == run:
+            groups[-1].append(revision)
+        else:
+            groups.append([revision])
+    if place > len(groups):
+        return EditPlan(answer=f"There are only {len(groups)} versions to go back to.")
+    wanted = groups[place - 1][-1]["number"]
+    return EditPlan(
+        calls=[Call("revert_scene", {"revision": wanted}, f"went back to revision {wanted}")]
     )
 
 

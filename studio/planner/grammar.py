@@ -36,10 +36,10 @@ from studio.planner import lighting as light_words
 from studio.planner import vocabulary
 from studio.planner.catalogue import CATALOGUE, match_noun, match_phrase
 from studio.planner.corrections import apply_corrections
-from studio.planner.grammar_refs import copies, mentioned, standing_before
+from studio.planner.grammar_refs import copies, each_owner, mentioned, standing_before
 from studio.planner.numbers import QuantityError, read_length, read_number, tokens, unit_metres
 from studio.planner.paraphrases import rewrite
-from studio.planner.quantities import check_count, check_sizes
+from studio.planner.quantities import check_count, check_sizes, scaled_sizes
 from studio.planner.readers import (
     SEPARATORS,
     Pending,
@@ -93,6 +93,9 @@ def parse_request(text: str, extra_nouns: Mapping[str, str] | None = None) -> Pa
         raised_variants(parsed)
         _one_per_side(parsed)
         for spec in parsed.objects:
+            spec.sizes = (
+                spec.sizes if spec.upload else scaled_sizes(spec.noun, spec.sizes, spec.scale)
+            )
             check_count(spec.noun, spec.count)
             parsed.notes += check_sizes(spec.noun, spec.sizes, upload=bool(spec.upload))
     except QuantityError as error:
@@ -274,6 +277,8 @@ class _Reader:
                     )
                     between = None
                 elif relation is not None:
+                    if words[index - 1] == "each":  # "a plate on the table in front of each
+                        relation = each_owner(parsed, relation)  # chair": one plate per chair
                     if words[index - 1] == "each" and parsed.objects[relation[0]].count == 1:
                         parsed.objects[relation[0]].count = copies(parsed, current)  # one each
                     made = RelationSpec(relation[0], relation[1], current)

@@ -37,3 +37,14 @@ def mentioned(
         if parsed.objects[position].noun == noun:
             return position
     return None
+
+
+def each_owner(parsed: ParsedRequest, relation: tuple[int, str]) -> tuple[int, str]:
+    """Whose relation '... <relation> each <thing>' is: the thing just put on (or in) the one
+    before it ('a plate on the table in front of each chair': the plate, one per chair; a table
+    is not in front of each chair), else the one before it."""
+    if parsed.relations:
+        last = parsed.relations[-1]
+        if last.target == relation[0] and last.kind in ("on", "inside"):
+            return last.subject, relation[1]
+    return relation

@@ -58,7 +58,7 @@ def lights_for(lighting: LightingSpec, scene: Scene) -> tuple[Light, ...]:
         Light("rim", "directional", WHITE, rim, at(azimuth + 135, 50), target, False),
     ]
     lights += _typed_light(lighting, scene, colour)
-    lights += _lamp_lights(scene, key / 2)
+    lights += _lamp_lights(scene, key * float(mood.get("lamps", 0.5)))
     return tuple(lights)
 
 

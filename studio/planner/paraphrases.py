@@ -6,9 +6,21 @@
 
 The container comes first and what it holds after, the reverse of "three oranges in a bowl";
 the with-phrase already hangs what follows on the thing before it.
+
+A table for a number of people is a table with that many chairs around it:
+
+    "a dining table set for four"      -> "a dining table with four chairs around it"
+    "a round table for 6 people"       -> "a round table with 6 chairs around it"
+
+Heights measured against a standing adult become lengths:
+
+    "a waist high table"               -> "a 1.0 m tall table"
+    "a knee-high wall"                 -> "a 0.5 m tall wall"
 """
 
 from __future__ import annotations
+
+from studio.planner.numbers import read_number
 
 HOLDING = {
     ("holding",): "in",
@@ -16,11 +28,21 @@ HOLDING = {
     ("filled", "with"): "in",
     ("full", "of"): "in",
 }
+BODY_HEIGHTS = {"ankle": 0.1, "knee": 0.5, "thigh": 0.7, "hip": 0.9, "waist": 1.0, "chest": 1.3,
+                "shoulder": 1.45, "eye": 1.6, "head": 1.75}  # fmt: skip
+"""Metres from the floor to each part of a standing adult."""
+BODY_ROLES = {"high", "height", "tall"}
+"""'waist high' is a size; 'at waist height' is where a thing is, and stays as said."""
+SEATED = {"table", "tables", "desk"}
+"""Things people sit at: 'for N' after them is how many sit there."""
+SET_WORDS = {"set", "laid", "seating", "seats", "that", "which", "sits"}
+PEOPLE = {"people", "persons", "guests", "diners", "adults", "kids", "children"}
 ENDS = {",", ";", ".", ":", "!", "?", "-", "and", "with", "under", "on", "next", "beside"}
 
 
 def rewrite(words: list[str]) -> list[str]:
-    """The words with every holding phrase turned into a with-phrase: 'with <things> in it'."""
+    """The words with every holding phrase turned into a with-phrase ('with <things> in it'),
+    and every height against the body ('waist high') into metres."""
     out: list[str] = []
     index = 0
     while index < len(words):
@@ -28,6 +50,18 @@ def rewrite(words: list[str]) -> list[str]:
             (p for p in HOLDING if tuple(words[index : index + len(p)]) == p),
             None,
         )
+        body = words[index] in BODY_HEIGHTS and words[index + 1 : index + 2] in [
+            [w] for w in BODY_ROLES
+        ]
+        if body and words[index - 1 : index] != ["at"]:
+            out += [f"{BODY_HEIGHTS[words[index]]:g}", "m", "tall"]
+            index += 2
+            continue
+        seats = _seats(words, index, out)
+        if seats:
+            out += ["with", *words[index + 1 : index + 1 + seats[0]], "chairs", "around", "it"]
+            index += seats[1]
+            continue
         if phrase is None:
             out.append(words[index])
             index += 1
@@ -39,3 +73,20 @@ def rewrite(words: list[str]) -> list[str]:
         out += ["with", *words[end:stop], HOLDING[phrase], "it"]
         index = stop
     return out
+
+
+def _seats(words: list[str], index: int, before: list[str]) -> tuple[int, int] | None:
+    """'(set) for four (people)' right after a table (at words[index], 'for'): how many words
+    the number takes and how many the phrase takes from 'for'; None elsewhere."""
+    if words[index] != "for":
+        return None
+    back = [word for word in before[-2:] if word not in SET_WORDS]
+    if not back or back[-1] not in SEATED:
+        return None
+    number = read_number(words, index + 1)
+    if number is None or words[index + 1] in ("a", "an"):
+        return None
+    used = 1 + number[1]
+    if words[index + used : index + used + 1] and words[index + used] in PEOPLE:
+        used += 1
+    return number[1], used

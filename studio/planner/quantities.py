@@ -62,3 +62,11 @@ def _metres(value: float) -> str:
     if abs(value) >= 0.01:
         return f"{value * 100:g} cm"
     return f"{value * 1000:g} mm"
+
+
+def scaled_sizes(noun: str, sizes: dict[str, float], scale: float) -> dict[str, float]:
+    """'a small bed', 'a big box': the usual size times `scale` (its largest extent), where the
+    person gave no size of their own."""
+    if sizes or scale == 1.0 or noun not in CATALOGUE:
+        return sizes
+    return {"size": round(max(CATALOGUE[noun].size) * scale, 4)}

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from studio.planner.catalogue import match_noun
+from studio.planner.catalogue import match_noun, match_phrase
 from studio.planner.numbers import (
     QuantityError,
     number_value,
@@ -51,6 +51,9 @@ TYPO_SCORE = 80.0
 """How close (0-100) a misspelt word must be to a colour or material word to be read as it."""
 ARTICLES = {"the", "a", "an", "it", "them", "my"}
 NEGATIVE = {"minus", "negative"}
+SIZE_WORDS = {"small": 0.75, "little": 0.75, "smaller": 0.75, "mini": 0.6, "tiny": 0.5,
+              "big": 1.3, "large": 1.3, "bigger": 1.3, "huge": 1.8, "giant": 2.0}  # fmt: skip
+"""Size words right before a noun: how much smaller or bigger than usual, where no size is given."""
 
 
 @dataclass
@@ -67,6 +70,7 @@ class Pending:
     arrangement: str = ""
     open: bool = False
     negative: bool = False
+    scale: float = 1.0
 
     def empty(self) -> bool:
         return not (
@@ -90,6 +94,7 @@ class Pending:
             stacked=self.stacked,
             arrangement=self.arrangement,
             open=self.open,
+            scale=self.scale,
         )
 
     def flush_into(self, spec: ObjectSpec, *, override: bool = False) -> None:
@@ -156,8 +161,17 @@ def read_arrangement(words: list[str], index: int) -> tuple[str, int] | None:
 
 
 def read_grid(words: list[str], index: int) -> tuple[int, int] | None:
-    """'in a 3 by 4 grid', 'a 2 x 3 grid of': how many places, and the words used."""
+    """'in a 3 by 4 grid', 'a 2 x 3 grid of', 'a grid of 3 by 3': how many places, and the words
+    used."""
     position = index
+    if words[index] in ("grid", "array") and words[index + 1 : index + 2] == ["of"]:
+        rows = read_number(words, index + 2)
+        after = index + 2 + (rows[1] if rows else 0)
+        if rows and after + 1 < len(words) and words[after] in DIMENSION_JOINERS:
+            columns = read_number(words, after + 1)
+            if columns is not None:
+                return int(rows[0] * columns[0]), after + 1 + columns[1] - index
+        return None
     while position < len(words) and words[position] in ("in", "a", "an", "as"):
         position += 1
     rows = read_number(words, position)
@@ -224,6 +238,9 @@ def read_attribute(words: list[str], index: int, pending: Pending) -> int:
     if word in ("a", "an", "single", "one"):
         pending.count = 1 if pending.count is None else pending.count
         return 1
+    if word in SIZE_WORDS and _noun_follows(words, index + 1):
+        pending.scale *= SIZE_WORDS[word]  # "a small bed", "a big red box"
+        return 1
     if word in SHADES and colour_key(words, index + 1):
         pending.shade = SHADES[word]
         return 1
@@ -242,6 +259,18 @@ def read_attribute(words: list[str], index: int, pending: Pending) -> int:
         pending.colour_word = colour
         return 2 if following == "ish" else 1  # "blue-ish"
     return 0
+
+
+def _noun_follows(words: list[str], index: int) -> bool:
+    """Whether an object's name comes next, after any colour, material or size words."""
+    while index < len(words) and (
+        words[index] in COLOURS or words[index] in MATERIAL_WORDS or words[index] in SHADES
+        or words[index] in SIZE_WORDS
+    ):  # fmt: skip
+        index += 1
+    if index >= len(words):
+        return False
+    return match_phrase(words, index) is not None or match_noun(words[index]) is not None
 
 
 def colour_key(words: list[str], index: int) -> str:

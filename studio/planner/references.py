@@ -53,7 +53,8 @@ LOOSE_KINDS = {
     "ball": {"sphere"},
     "sphere": {"ball"},
     "desk": {"table"},
-    "table": {"desk", "coffee-table"},
+    "table": {"desk", "coffee-table", "workbench"},
+    "workbench": {"table", "bench"},
 }
 """What people call a thing when the exact word names nothing in the scene ("the middle box")."""
 ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}

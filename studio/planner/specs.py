@@ -32,6 +32,9 @@ class ObjectSpec:
     """The words the person named it by ('lamp', 'floor lamp'); '' when not known."""
     upload: str = ""
     """The uploaded mesh's noun when this object is a workspace upload (see planner.uploads)."""
+    scale: float = 1.0
+    """How much smaller or bigger than usual it was asked for ('a small bed': 0.75), used where
+    no size is given."""
 
     @property
     def size_stated(self) -> bool:

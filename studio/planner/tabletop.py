@@ -1,6 +1,7 @@
-"""Placing things on a support's top: the surface an object rests on when let down onto another
-(a bed's mattress, not its headboard), and something beside an object that stands on a support
-("a mug right of the laptop on the desk": on the desk too, beside the laptop)."""
+"""Placing things on a support's top: where several stand on it (in rows when one row is too
+tight), the surface an object rests on when let down onto another (a bed's mattress, not its
+headboard; a sofa's seat, clear of its back), and something beside an object that stands on a
+support ("a mug right of the laptop on the desk": on the desk too, beside the laptop)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,92 @@ def surface_under(scene: Scene, target: str, name: str, x: float, z: float) -> f
     mesh = world_mesh(scene.object(target), resolve_mesh=current_resolver())
     found = heights(np.asarray(mesh.triangles, dtype=float), points)
     return None if np.isnan(found).all() else float(np.nanmax(found))
+
+
+SPREAD_GAP = 0.01
+"""Metres at least between things spread over one top."""
+
+
+def spread_on_top(
+    scene: Scene, names: list[str], low: np.ndarray, high: np.ndarray
+) -> list[tuple[float, float]]:
+    """Where several things on one top stand: evenly along it in one row, or, when they do not
+    fit side by side, in as few rows across it as they need (four plates on a dining table)."""
+    sizes = [bounds(scene, name)[1] - bounds(scene, name)[0] for name in names]
+    span_x, span_z = float(high[0] - low[0]), float(high[2] - low[2])
+    widest = max((float(size[0]) for size in sizes), default=0.0)
+    deepest = max((float(size[2]) for size in sizes), default=0.0)
+    rows = 1
+    while (
+        rows < len(names)
+        and span_x / (-(-len(names) // rows) + 1) < widest + SPREAD_GAP
+        and (rows + 1) * (deepest + SPREAD_GAP) <= span_z
+    ):
+        rows += 1
+    per_row = -(-len(names) // rows)
+    spots = []
+    for index in range(len(names)):
+        row, place = divmod(index, per_row)
+        in_row = min(per_row, len(names) - row * per_row)
+        x = float(low[0] + span_x * (place + 1) / (in_row + 1))
+        z = float(low[2] + span_z / 2)  # one row: along the middle; more: edge to edge
+        if rows > 1:
+            z = float(low[2] + deepest / 2 + (span_z - deepest) * row / (rows - 1))
+        spots.append((x, z))
+    return spots
+
+
+LEVEL = 0.01
+"""Metres a resting surface may vary under a thing's footprint and still hold it flat."""
+CLEAR = 0.015
+"""Metres kept between a thing moved to a level spot and the step it was moved off."""
+
+
+def resting_spot(
+    scene: Scene, target: str, name: str, x: float, z: float
+) -> tuple[float, float, float | None]:
+    """Where `name` rests on `target` near (x, z), and the height it rests at: there when the
+    surface under its whole footprint is level, else the nearest spot on `target` that is (a
+    cushion on a sofa's seat, not straddling the seat and the back); (x, z, surface_under) where
+    no spot is level."""
+    mine_low, mine_high = bounds(scene, name)
+    half_x, half_z = (mine_high[0] - mine_low[0]) * 0.45, (mine_high[2] - mine_low[2]) * 0.45
+    low, high = bounds(scene, target)
+    mesh = world_mesh(scene.object(target), resolve_mesh=current_resolver())
+    triangles = np.asarray(mesh.triangles, dtype=float)
+
+    def under(spots: list[tuple[float, float]], margin: float) -> np.ndarray:
+        # the sampled 90% of the footprint, or all of it and `margin` more
+        wide_x, wide_z = (
+            (half_x / 0.9 + margin, half_z / 0.9 + margin) if margin else (half_x, half_z)
+        )
+        offsets = [(dx, dz) for dx in (-wide_x, 0.0, wide_x) for dz in (-wide_z, 0.0, wide_z)]
+        points = np.array([(sx + dx, sz + dz) for sx, sz in spots for dx, dz in offsets])
+        return heights(triangles, points).reshape(len(spots), len(offsets))
+
+    def level(spots: list[tuple[float, float]], margin: float = 0.0) -> list[float | None]:
+        found = under(spots, margin)
+        good = np.isfinite(found).all(axis=1) & (np.ptp(found, axis=1) <= LEVEL)
+        return [float(row.max()) if ok else None for row, ok in zip(found, good, strict=True)]
+
+    here = level([(x, z)])[0]
+    if here is not None:
+        beside = under([(x, z)], CLEAR)[0]
+        if not (np.nan_to_num(beside, nan=-np.inf) > here + LEVEL).any():
+            return x, z, here  # level, and no step up right at its edge
+    for step in (0.02, 0.05):
+        xs = [x] if step == 0.02 else list(np.arange(low[0] + half_x, high[0] - half_x, step))
+        zs = list(np.arange(low[2] + half_z, high[2] - half_z + 1e-9, step))
+        spots = [(float(sx), float(sz)) for sx in xs for sz in zs]
+        if not spots:
+            continue
+        # the whole footprint and a little more: clear of a step up (a sofa's back), not flush
+        held = level(spots, CLEAR)
+        found = [(spot, h) for spot, h in zip(spots, held, strict=True) if h is not None]
+        if found:
+            (sx, sz), surface = min(found, key=lambda f: (f[0][0] - x) ** 2 + (f[0][1] - z) ** 2)
+            return sx, sz, surface
+    return x, z, surface_under(scene, target, name, x, z)
 
 
 def beside_on_top(

@@ -49,7 +49,11 @@ MOODS: dict[str, dict[str, Any]] = {
     "dramatic": {"color": (255, 240, 225), "scale": 1.2, "fill": 0.08, "elevation": 25},
     "soft": {"color": (255, 248, 240), "scale": 0.8, "fill": 0.8, "elevation": 60},
     "daylight": {"color": (255, 250, 245), "scale": 1.3, "fill": 0.5, "elevation": 60},
+    "moonlight": {"color": (190, 210, 255), "scale": 0.45, "fill": 0.2, "elevation": 50},
+    "dark": {"color": (205, 215, 240), "scale": 0.25, "fill": 0.15, "elevation": 35, "lamps": 2.0},
 }
+"""Each mood's key colour, brightness (`scale` of the studio key), fill share and height; `lamps`:
+how bright a lamp's glow is against the key (0.5 unless said: in a dark room the lamps lead)."""
 MOOD_WORDS = {
     "warm": "warm",
     "cozy": "warm",
@@ -76,6 +80,10 @@ MOOD_WORDS = {
     "white": "studio",
     "blue": "cool",
     "orange": "warm",
+    "moonlit": "moonlight",
+    "dark": "dark",
+    "gloomy": "dark",
+    "shadowy": "dark",
 }
 MODALS = {"can", "could", "would", "will"}
 """Verbs that open a question ("can you ...", "could u ..."), never an object there."""
@@ -209,10 +217,13 @@ LIGHT_HEADS = {
     "daylight": "directional", "moonlight": "directional",
     "candlelight": "", "firelight": "", "lamplight": "", "torchlight": "",
     "softbox": "area", "softboxes": "area",
+    "scene": "", "room": "", "atmosphere": "", "ambience": "", "ambiance": "", "vibe": "",
+    "mood": "",
 }  # fmt: skip
-"""Words that end a lighting phrase, with the light type they ask for."""
+"""Words that end a lighting phrase, with the light type they ask for ('a dark, moody scene':
+the scene's mood is its lighting)."""
 LIGHT_HEAD_MOODS = {"daylight": "daylight", "sunlight": "daylight", "sunshine": "daylight",
-                    "sun": "daylight", "moonlight": "evening", "sunset": "sunset",
+                    "sun": "daylight", "moonlight": "moonlight", "sunset": "sunset",
                     "dusk": "evening", "night": "evening", "nighttime": "evening",
                     "candlelight": "warm", "firelight": "warm", "lamplight": "warm",
                     "torchlight": "warm"}  # fmt: skip
