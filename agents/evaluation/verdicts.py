@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,10 @@ class Verdict:
     score: float | None = None
     outputs: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # Stored as JSON, which has no infinity or NaN ("at least 0.5 m": no upper bound).
+        object.__setattr__(self, "outputs", _finite(self.outputs))
+
     @property
     def credit(self) -> float:
         if self.score is None:
@@ -37,6 +42,17 @@ class Verdict:
     @classmethod
     def fail(cls, reason: str, *, score: float = 0.0, **outputs: Any) -> Verdict:
         return cls(False, reason=reason, score=score, outputs=outputs)
+
+
+def _finite(value: Any) -> Any:
+    """`value` with every infinite or NaN float inside it replaced by None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 @dataclass

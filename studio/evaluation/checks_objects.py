@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from agents.evaluation.verdicts import Verdict, VerifierContext
@@ -88,8 +89,9 @@ def size(context: VerifierContext, params: dict[str, Any]) -> Verdict:
     outputs: dict[str, Any] = {"measured": measured, "expected": [round(low, 4), round(high, 4)]}
     if wrong:
         shown = ", ".join(f"{name} is {value:.3f} m" for name, value in wrong.items())
+        allowed = f"{low:.3f}-{high:.3f} m" if math.isfinite(high) else f"at least {low:.3f} m"
         return Verdict.fail(
-            f"{axis} outside {low:.3f}-{high:.3f} m: {shown}",
+            f"{axis} outside {allowed}: {shown}",
             score=1 - len(wrong) / len(measured),
             **outputs,
         )

@@ -3,6 +3,8 @@ the object, on one that does not."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.studio.evaluation.scenes import BLUE, RED, ball, box, judge, play, scene
@@ -73,6 +75,17 @@ def test_size_in_metres_and_with_units(workspace):
     assert not verdict.passed
     assert "table is 0.762 m" in verdict.reason
     assert verdict.outputs["measured"] == {"table": pytest.approx(0.762, abs=1e-4)}
+
+
+def test_a_size_with_only_a_minimum_is_judged_and_stored_as_json(workspace):
+    """'at least 2 m long': no upper bound, and nothing JSON cannot hold (it is stored so)."""
+    context = play(workspace, scene(box("table", (1.2, 0.75, 0.7))))
+    assert judge(context, "size", name="table", axis="length", min=1.0).passed
+    verdict = judge(context, "size", name="table", axis="length", min=2.0)
+    assert not verdict.passed
+    assert "length outside at least 2.000 m: table is 1.200 m" in verdict.reason
+    assert verdict.outputs["expected"] == [2.0, None]
+    json.dumps(verdict.outputs, allow_nan=False)
 
 
 def test_size_of_a_sphere_is_its_diameter(workspace):
