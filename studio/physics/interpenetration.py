@@ -8,7 +8,9 @@ that is every pair in resting contact (a crate on a crate, a cup on a table).
 Narrow phase (python-fcl is not installed, so no trimesh CollisionManager): the exact intersection
 solid of the two meshes with manifold3d. Its volume is reported, and the penetration depth is
 estimated as the intersection's thinnest extent, measured along the world axes and along every
-face normal of the intersection (these include the separating directions of both shapes). For a
+face normal of the intersection (these include the separating directions of both shapes);
+for an intersection that is far from compact (an L of a slab and a film) its mean chord along
+the thinnest direction instead (`intersection_depth`). For a
 shallow overlap of convex shapes that is the distance one must move to separate them; for an
 object buried inside another it is the buried part's thickness. Meshes that are not closed
 volumes are replaced by their convex hulls (noted); flat ones cannot overlap anything.
@@ -105,6 +107,13 @@ def thinnest_extent(vertices: FloatArray, faces: np.ndarray) -> float:
     """The smallest width of a solid, over the world axes and its own face normals."""
     if len(vertices) == 0:
         return 0.0
+    directions = _directions(vertices, faces)
+    projections = np.einsum("nk,dk->nd", vertices, directions)  # no BLAS threads for this
+    return float(np.min(np.ptp(projections, axis=0)))
+
+
+def _directions(vertices: FloatArray, faces: np.ndarray) -> FloatArray:
+    """The world axes and the solid's distinct face normals, as unit vectors."""
     corners = vertices[faces]
     normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     lengths = np.linalg.norm(normals, axis=1)
@@ -113,10 +122,39 @@ def thinnest_extent(vertices: FloatArray, faces: np.ndarray) -> float:
         # n and -n give the same width: keep one sign (the largest component positive), dedupe.
         largest = normals[np.arange(len(normals)), np.argmax(np.abs(normals), axis=1)]
         normals = np.unique(np.round(normals * np.sign(largest)[:, None], 4), axis=0)
-    directions = np.vstack([np.eye(3), normals])
+    directions: FloatArray = np.vstack([np.eye(3), normals])
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)
-    projections = np.einsum("nk,dk->nd", vertices, directions)  # no BLAS threads for this
-    return float(np.min(np.ptp(projections, axis=0)))
+    return directions
+
+
+def intersection_depth(common: manifold3d.Manifold) -> float:
+    """The penetration depth of an intersection solid: its thinnest extent (`thinnest_extent`),
+    unless the solid is far from compact. A cushion pushed into a sofa's back while resting a
+    little into its seat meets it in one L-shaped piece (a slab at the back, a film under it),
+    whose extents all span the cushion; there the mean chord along the thinnest direction (its
+    volume over its projected area, `mean_chords`) measures how deep it is. A compact overlap
+    (a box or a ball pushed into another) has a mean chord of a third of its thinnest extent or
+    more, and keeps that extent."""
+    mesh = common.to_mesh64()
+    vertices = np.asarray(mesh.vert_properties, dtype=np.float64)[:, :3]
+    faces = np.asarray(mesh.tri_verts, dtype=np.int64)
+    extent = thinnest_extent(vertices, faces)
+    chord = float(np.min(mean_chords(vertices, faces, max(common.volume(), 0.0))))
+    return chord if chord < COMPACT * extent else extent
+
+
+COMPACT = 0.25
+"""A solid whose shortest mean chord is under this share of its thinnest extent is not compact."""
+
+
+def mean_chords(vertices: FloatArray, faces: np.ndarray, volume: float) -> FloatArray:
+    """The closed solid's mean chord along each direction of `_directions`: its volume over its
+    area projected along that direction (each face facing it, weighted by the cosine)."""
+    corners = vertices[faces]
+    areas = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]) / 2
+    projected = np.clip(areas @ _directions(vertices, faces).T, 0.0, None).sum(axis=0)
+    chords: FloatArray = volume / np.maximum(projected, 1e-18)
+    return chords
 
 
 def _volume(cubic_metres: float) -> str:
@@ -154,11 +192,7 @@ def interpenetration(
             continue
         common = solid_a ^ solid_b
         volume = max(common.volume(), 0.0)
-        depth = 0.0
-        if volume > 0:
-            mesh = common.to_mesh64()
-            vertices = np.asarray(mesh.vert_properties, dtype=np.float64)[:, :3]
-            depth = thinnest_extent(vertices, np.asarray(mesh.tri_verts, dtype=np.int64))
+        depth = intersection_depth(common) if volume > 0 else 0.0
         if depth <= tolerance_m:
             touching.append([names[i], names[j]])
             continue

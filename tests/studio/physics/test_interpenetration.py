@@ -98,3 +98,24 @@ def test_flat_meshes_cannot_overlap():
     sheet = thing("sheet", "box", at=(0, 0.25, 0), size=[1.0, 0.0, 1.0])
     report = interpenetration(Scene(objects=(crate("a", (0, 0.25, 0)), sheet)), world_mesh)
     assert report.passed
+
+
+def test_a_cushion_pushed_into_a_sofa_back_overlaps_by_centimetres_not_its_height():
+    """Resting on the seat and pushed into the reclined back, the cushion meets the sofa in one
+    L-shaped piece whose extents all span the cushion; the depth is how far it went in."""
+    from dataclasses import replace
+
+    from studio.planner.builder import build_scene
+    from studio.planner.grammar import parse_request
+    from studio.scene.geometry import world_mesh
+
+    scene = build_scene(parse_request("a cushion on a sofa")).scene
+    cushion = scene.object("cushion")
+    x, y, z = cushion.transform.translation
+    pushed = scene.with_object(
+        replace(cushion, transform=replace(cushion.transform, translation=(x, y, z - 0.08)))
+    )
+    report = interpenetration(pushed, world_mesh)
+    assert not report.passed
+    (pair,) = report.pairs
+    assert 0.005 < pair.depth_m < 0.04  # before: 0.15 m, the cushion's whole height
