@@ -18,6 +18,7 @@ from studio.planner.edit_tables import (
     SUBJECTS,
     UNITS_M,
 )
+from studio.planner.modifiers import modifies_next
 from studio.planner.references import (
     POSITIONS,
     PRONOUNS_MANY,
@@ -72,6 +73,8 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
             continue
         if word in ("that", "this") and index + 1 < len(words) and noun_key(words[index + 1]):
             continue  # "that chair": the determiner of the next word
+        if noun_key(word) and modifies_next(words, index, 1, scope.names()):
+            continue  # "a desk lamp", "a display shelf": the kind of the next noun
         determiner, modifiers = "", cast(list[str], [])
         for back in range(index - 1, max(index - 5, -1), -1):
             token = words[back]
@@ -80,6 +83,8 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
                 continue
             if token in INDEFINITE or token in DEFINITE or token.isdigit():  # "add 2 chairs"
                 determiner = token
+                if back and _counted(token) and words[back - 1] in DEFINITE:
+                    determiner = words[back - 1]  # "the two armchairs": those already there
                 break
             if token in (",", ";", ".", ":") or RELATIONS.get((token,)) or token in ADD_WORDS:
                 if token in ADD_WORDS and (token in INDEFINITE or token == "more"):
@@ -121,6 +126,11 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
                     mention.names = left if mention.plural else left[:1]
             taken += mention.names
     return found
+
+
+def _counted(word: str) -> bool:
+    """Whether `word` is a count of more than one ("two", "3")."""
+    return word.isdigit() or (word in COUNTS and word not in ("a", "an", "one"))
 
 
 def _relation_between(words: list[str], start: int, end: int) -> str:

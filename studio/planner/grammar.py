@@ -37,6 +37,7 @@ from studio.planner import vocabulary
 from studio.planner.catalogue import CATALOGUE, match_noun, match_phrase
 from studio.planner.corrections import apply_corrections
 from studio.planner.grammar_refs import copies, each_owner, mentioned, standing_before
+from studio.planner.modifiers import modifies_next
 from studio.planner.numbers import QuantityError, read_length, read_number, tokens, unit_metres
 from studio.planner.paraphrases import rewrite
 from studio.planner.quantities import check_count, check_sizes, scaled_sizes
@@ -237,6 +238,9 @@ class _Reader:
                 index += 2
                 continue
             noun = self._noun_at(words, index)
+            if noun is not None and modifies_next(words, index, noun[1]):
+                index += noun[1]  # "a display shelf": a kind of shelf, one object
+                continue
             if word in PRONOUNS and noun is None and relation is not None:
                 if host is None and carried is not None and relation[1] in ("on", "inside"):
                     host, listed = carried[0], [*carried[1], *listed]

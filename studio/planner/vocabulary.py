@@ -389,6 +389,25 @@ FILLER = {
     "by",
     "x",
 }
+SETTING_WORDS = {
+    "kids", "kid", "children", "childrens", "child", "family", "guest", "master", "patio",
+    "terrace", "balcony", "porch", "veranda", "living", "dining", "lounge", "den", "loft", "attic",
+    "basement", "cellar", "garage", "workshop", "cafe", "restaurant", "shop", "store", "showroom",
+    "gallery", "museum", "classroom", "school", "nursery", "playroom", "apartment", "dorm",
+    "hotel", "reception", "waiting", "meeting", "conference", "spa", "farmhouse", "beach",
+    "seaside", "park", "city", "urban", "countryside", "backyard", "yard", "courtyard", "outdoor",
+    "outdoors", "indoor", "indoors", "interior", "exterior", "space", "setting", "setup",
+    "environment", "scenery", "landscape", "reading", "gaming", "summer", "winter", "autumn",
+    "christmas", "halloween", "morning", "afternoon", "cozy", "cosy", "moody", "dreamy", "rustic",
+    "modern", "minimalist", "minimal", "scandinavian", "industrial", "vintage", "retro",
+    "elegant", "calm", "peaceful", "serene", "relaxing", "inviting", "homely", "homey",
+    "luxurious", "luxury", "fancy", "stylish", "chic", "boho", "bohemian", "quaint", "charming",
+    "spooky", "festive", "tidy", "messy", "cluttered", "lovely", "beautiful", "cute", "cheerful",
+    "gloomy", "atmospheric", "mysterious", "romantic", "playful", "whimsical",
+}  # fmt: skip
+"""Rooms, settings, styles and moods a request may set the scene with ("a cozy kids room", "on
+the patio"): words that name no object, so they are neither built nor reported unknown."""
+FILLER |= SETTING_WORDS
 
 
 @cache
