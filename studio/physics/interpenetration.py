@@ -103,11 +103,15 @@ def _manifold(mesh: trimesh.Trimesh) -> manifold3d.Manifold | None:
     return solid
 
 
-def thinnest_extent(vertices: FloatArray, faces: np.ndarray) -> float:
-    """The smallest width of a solid, over the world axes and its own face normals."""
+def thinnest_extent(
+    vertices: FloatArray, faces: np.ndarray, directions: FloatArray | None = None
+) -> float:
+    """The smallest width of a solid, over the world axes and its own face normals (or the
+    `directions` given, as `_directions` makes them)."""
     if len(vertices) == 0:
         return 0.0
-    directions = _directions(vertices, faces)
+    if directions is None:
+        directions = _directions(vertices, faces)
     projections = np.einsum("nk,dk->nd", vertices, directions)  # no BLAS threads for this
     return float(np.min(np.ptp(projections, axis=0)))
 
@@ -133,13 +137,16 @@ def intersection_depth(common: manifold3d.Manifold) -> float:
     little into its seat meets it in one L-shaped piece (a slab at the back, a film under it),
     whose extents all span the cushion; there the mean chord along the thinnest direction (its
     volume over its projected area, `mean_chords`) measures how deep it is. A compact overlap
-    (a box or a ball pushed into another) has a mean chord of a third of its thinnest extent or
-    more, and keeps that extent."""
+    (a box, a ball or a wedge pushed into another) has a mean chord of about a third of its
+    thinnest extent or more (COMPACT leaves a margin below that), and keeps that extent."""
     mesh = common.to_mesh64()
     vertices = np.asarray(mesh.vert_properties, dtype=np.float64)[:, :3]
     faces = np.asarray(mesh.tri_verts, dtype=np.int64)
-    extent = thinnest_extent(vertices, faces)
-    chord = float(np.min(mean_chords(vertices, faces, max(common.volume(), 0.0))))
+    if len(vertices) == 0:
+        return 0.0
+    directions = _directions(vertices, faces)  # once, for both measures
+    extent = thinnest_extent(vertices, faces, directions)
+    chord = float(np.min(mean_chords(vertices, faces, max(common.volume(), 0.0), directions)))
     return chord if chord < COMPACT * extent else extent
 
 
@@ -147,12 +154,14 @@ COMPACT = 0.25
 """A solid whose shortest mean chord is under this share of its thinnest extent is not compact."""
 
 
-def mean_chords(vertices: FloatArray, faces: np.ndarray, volume: float) -> FloatArray:
-    """The closed solid's mean chord along each direction of `_directions`: its volume over its
+def mean_chords(
+    vertices: FloatArray, faces: np.ndarray, volume: float, directions: FloatArray
+) -> FloatArray:
+    """The closed solid's mean chord along each of `directions`: its volume over its
     area projected along that direction (each face facing it, weighted by the cosine)."""
     corners = vertices[faces]
     areas = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]) / 2
-    projected = np.clip(areas @ _directions(vertices, faces).T, 0.0, None).sum(axis=0)
+    projected = np.clip(areas @ directions.T, 0.0, None).sum(axis=0)
     chords: FloatArray = volume / np.maximum(projected, 1e-18)
     return chords
 
