@@ -1,10 +1,10 @@
 """The run at rest: simulate the scene and name how each dynamic object moved (for `stability`).
 
-After `seconds` of simulated time (timestep 0.002 s, deterministic) each dynamic object's
-displacement and rotation are read; more than `tolerance_m` or `tolerance_deg` is flagged, named
-as well as the motion allows: slides (moves mostly sideways without turning, down a ramp too),
-falls (its lowest point drops), topples (turns and gets lower), rolls, rotates, drops (settles a
-little) or rises (pushed out of something it started inside).
+After `seconds` of simulated time (`mjcf.TIMESTEP`, 4 ms steps; deterministic) each dynamic
+object's displacement and rotation are read; more than `tolerance_m` or `tolerance_deg` is
+flagged, named as well as the motion allows: slides (moves mostly sideways without turning, down a
+ramp too), falls (its lowest point drops), topples (turns and gets lower), rolls, rotates, drops
+(settles a little) or rises (pushed out of something it started inside).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ REST_SPIN = 0.01
 REST_CHECK_S = 0.05
 REST_CHECKS = 3
 MIN_SETTLE_S = 0.3
+ROLL_GAIN = 0.001
 
 
 def quat_matrix(quat: FloatArray) -> FloatArray:
@@ -95,33 +96,43 @@ def simulate(
     rolling: list[int] | None = None,
     settle_s: float = MIN_SETTLE_S,
     still: tuple[float, float] = (REST_SPEED, REST_SPIN),
+    check_s: float = REST_CHECK_S,
 ) -> int:
     """Step up to `steps`; stop early once the scene is at rest. Returns the steps taken.
 
     At rest means every free body slower than `still` (REST_SPEED m/s, REST_SPIN rad/s) at
-    REST_CHECKS checks in a row, REST_CHECK_S apart, after at least `settle_s` (MIN_SETTLE_S
-    for a run from rest: long enough for a slow creep, an object starting to slide down a slight
-    slope, to pass REST_SPEED). A scene at rest stays at rest (nothing is left to accelerate it),
-    so the rest of the time could move nothing by more than REST_SPEED x the time left (under
-    1.5 mm in 1.5 s, against a 1 cm tolerance); a balance that only holds without a disturbance
-    is what the nudged runs are for.
+    REST_CHECKS checks in a row, `check_s` (REST_CHECK_S) apart, after at least `settle_s`
+    (MIN_SETTLE_S for a run from rest: long enough for a slow creep, an object starting to slide
+    down a slight slope, to pass REST_SPEED). A scene at rest stays at rest (nothing is left to
+    accelerate it), so the rest of the time could move nothing by more than REST_SPEED x the
+    time left (under 1.5 mm in 1.5 s, against a 1 cm tolerance); a balance that only holds
+    without a disturbance is what the nudged runs are for.
     In a nudged run the free bodies listed in `rolling` (balls) only need to stop going up or
-    down: a ball rolling level on a table after a push is not falling.
+    down and to stop speeding up (by more than ROLL_GAIN m/s from one check to the next): a ball
+    rolling level on a table after a push is not falling; one rolling off another ball is.
     """
     timestep = float(model.opt.timestep)
-    chunk = max(1, round(REST_CHECK_S / timestep))
+    chunk = max(1, round(check_s / timestep))
     least = round(settle_s / timestep)
     done = quiet = 0
+    rolled: FloatArray | None = None
     while done < steps:
         count = min(chunk, steps - done)
         mujoco.mj_step(model, data, nstep=count)
         done += count
         velocity = np.abs(np.asarray(data.qvel).reshape(-1, 6))
+        speeding = False
         if rolling:
-            # A nudged ball rolling level on its support is neither falling nor tipping.
+            # A nudged ball rolling level on its support is neither falling nor tipping, and
+            # keeps its speed; one rolling off a curved top (another ball, a cone's tip) barely
+            # goes down at first, but it speeds up.
+            level = np.hypot(velocity[rolling, 0], velocity[rolling, 2])
+            speeding = rolled is not None and bool(np.any(level > rolled + ROLL_GAIN))
+            rolled = level
             velocity[np.ix_(rolling, [0, 2, 3, 4, 5])] = 0.0
-        at_rest = not len(velocity) or (
-            velocity[:, :3].max() < still[0] and velocity[:, 3:].max() < still[1]
+        at_rest = not speeding and (
+            not len(velocity)
+            or (velocity[:, :3].max() < still[0] and velocity[:, 3:].max() < still[1])
         )
         quiet = quiet + 1 if at_rest else 0
         if quiet >= REST_CHECKS and done >= least:

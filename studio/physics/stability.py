@@ -145,7 +145,7 @@ def stability(
     moved = [m for m in motions if m.verdict != "stable"]
     seeds = tuple(perturb_seeds) if not moved else ()
     if seeds:
-        nudged = perturb(model, objects, geoms, bodies, seeds, PERTURB_SECONDS)
+        nudged = perturb(model, data, objects, geoms, bodies, seeds, PERTURB_SECONDS)
         for slot, index in enumerate(dynamic):
             if index in nudged:
                 seed, verdict, drop, tilt, reason = nudged[index]

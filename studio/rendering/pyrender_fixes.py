@@ -9,7 +9,12 @@
   compiles `mesh.frag` with that test moved first (`shadow_shader_source`): the same image, and
   a light that casts no shadow (whose light matrix puts everything beyond its far plane, see
   the renderer) costs no texture taps at all. On Mesa's software rasteriser that sampling was
-  about half of a 1024x768 frame lit by one shadowed and two plain directional lights.
+  about half of a 1024x768 frame lit by one shadowed and two plain directional lights;
+* those 9 taps of 4 texels read only 16 different texels (a 4 x 4 block: the taps are one
+  texel apart and share their bilinear weights), 20 of the 36 reads twice. The patched filter
+  reads each texel once with its summed weight (the taps' weights per column are 1 - f, 1, 1
+  and f, the same per row): the same shadow, pixel for pixel in our renders, and about a
+  quarter less time per frame on the software rasteriser.
 
 The same patched `mesh.frag` also gets a procedural sky (`sky_shader_source`): pyrender's only
 environment term is a flat `base colour * ambient_light`, under which a polished metal, which
@@ -41,6 +46,29 @@ from types import ModuleType
 from typing import Any
 
 SHADOW_TEST = "    float current_depth = light_coords.z;\n"
+PCF_LOOP = """    float result = 0.0;
+    for(int x=-1; x<=1; x++){
+        for(int y=-1; y<=1; y++){
+            vec2 off = vec2(x,y)/size;
+            result += texture2DShadowLerp(depths, size, uv+off, compare);
+        }
+    }
+    return result/9.0;
+"""
+PCF_TEXELS = """    vec2 texel = vec2(1.0) / size;
+    vec2 f = fract(uv * size + 0.5);
+    vec2 first = floor(uv * size + 0.5) / size - texel;
+    float wx[4] = float[4](1.0 - f.x, 1.0, 1.0, f.x);
+    float wy[4] = float[4](1.0 - f.y, 1.0, 1.0, f.y);
+    float result = 0.0;
+    for (int x = 0; x < 4; x++) {
+        for (int y = 0; y < 4; y++) {
+            float lit = texture2DCompare(depths, first + texel * vec2(x, y), compare);
+            result += wx[x] * wy[y] * lit;
+        }
+    }
+    return result / 9.0;
+"""
 EARLY_OUT = "    if (light_coords.z > 1.0) {\n        return 0.0;\n    }\n"
 
 
@@ -93,11 +121,14 @@ def sky_shader_source(source: str) -> str:
 
 def shadow_shader_source(source: str) -> str:
     """pyrender's `mesh.frag` with the beyond-the-far-plane test before the filtering (the
-    result is unchanged: the shader sets the shadow to 0 there after filtering). A shader that
-    does not read as expected is returned as it is."""
-    if source.count(SHADOW_TEST) != 1:
-        return source
-    return source.replace(SHADOW_TEST, SHADOW_TEST + EARLY_OUT)
+    result is unchanged: the shader sets the shadow to 0 there after filtering), and the filter
+    reading each of its 16 texels once (see the module docstring). A part of the shader that
+    does not read as expected is left as it is."""
+    if source.count(SHADOW_TEST) == 1:
+        source = source.replace(SHADOW_TEST, SHADOW_TEST + EARLY_OUT)
+    if source.count(PCF_LOOP) == 1:
+        source = source.replace(PCF_LOOP, PCF_TEXELS)
+    return source
 
 
 class ProgramCache:

@@ -40,7 +40,11 @@ live in `_gl.py`):
 
 **Speed.** One OffscreenRenderer (one GL context) per (width, height) per process, created on
 first use (process-wide, under a lock: GL contexts are not thread-safe), each with its own cache
-of uploaded meshes (see `pyrender_scene.py`).
+of uploaded meshes (see `pyrender_scene.py`). pyrender draws opaque meshes back to front, so
+every hidden layer is shaded and then painted over; they are drawn front to back instead, the
+ground last, and the software rasteriser's depth test drops hidden fragments before shading
+them: at 100 stacked crates the colour pass takes about half the time. Only surfaces that meet
+exactly at the same depth (touching faces seen edge-on) can come out differently, a few pixels.
 """
 
 from __future__ import annotations
@@ -198,6 +202,26 @@ class _Renderer:
             return np.linalg.inv(pose), camera.get_projection_matrix()
 
         inner._get_light_cam_matrices = fitted_light_matrices
+
+        def near_to_far(scene: Any) -> list[Any]:
+            # Opaque meshes front to back, the ground last: what hides another is drawn first,
+            # so the rasteriser's depth test rejects the hidden fragments before shading them
+            # (pyrender draws them back to front, shading every hidden layer). Transparent ones
+            # stay last, back to front, as pyrender blends them.
+            eye = scene.get_pose(scene.main_camera_node)[:3, 3]
+            solid: list[Any] = []
+            clear: list[Any] = []
+            for node in scene.mesh_nodes:
+                (clear if node.mesh.is_transparent else solid).append(node)
+
+            def distance(node: Any) -> float:
+                return float(np.linalg.norm(scene.get_pose(node)[:3, 3] - eye))
+
+            solid.sort(key=lambda node: (node.name == GROUND_NAME, distance(node)))
+            clear.sort(key=distance, reverse=True)
+            return solid + clear
+
+        inner._sorted_mesh_nodes = near_to_far
         self.meshes = MeshCache(pyrender)
 
     def close(self) -> None:
