@@ -11,10 +11,12 @@
   the renderer) costs no texture taps at all. On Mesa's software rasteriser that sampling was
   about half of a 1024x768 frame lit by one shadowed and two plain directional lights;
 * those 9 taps of 4 texels read only 16 different texels (a 4 x 4 block: the taps are one
-  texel apart and share their bilinear weights), 20 of the 36 reads twice. The patched filter
-  reads each texel once with its summed weight (the taps' weights per column are 1 - f, 1, 1
-  and f, the same per row): the same shadow, pixel for pixel in our renders, and about a
-  quarter less time per frame on the software rasteriser.
+  texel apart and share their bilinear weights; per column 1 - f, 1, 1 and f, the same per
+  row), 20 of the 36 reads twice. The patched filter makes the shadow maps depth-comparison
+  textures with bilinear filtering (`compare_filtered`) and reads the block in four lookups,
+  each comparing two by two texels and blending them with the weights that give each texel its
+  summed one: the same shadow, pixel for pixel in our renders, for about a tenth less time per
+  frame on the software rasteriser than reading the 16 texels one by one.
 
 The same patched `mesh.frag` also gets a procedural sky (`sky_shader_source`): pyrender's only
 environment term is a flat `base colour * ambient_light`, under which a polished metal, which
@@ -55,20 +57,27 @@ PCF_LOOP = """    float result = 0.0;
     }
     return result/9.0;
 """
-PCF_TEXELS = """    vec2 texel = vec2(1.0) / size;
-    vec2 f = fract(uv * size + 0.5);
-    vec2 first = floor(uv * size + 0.5) / size - texel;
-    float wx[4] = float[4](1.0 - f.x, 1.0, 1.0, f.x);
-    float wy[4] = float[4](1.0 - f.y, 1.0, 1.0, f.y);
-    float result = 0.0;
-    for (int x = 0; x < 4; x++) {
-        for (int y = 0; y < 4; y++) {
-            float lit = texture2DCompare(depths, first + texel * vec2(x, y), compare);
-            result += wx[x] * wy[y] * lit;
-        }
-    }
+PCF_HEAD = "float PCF(sampler2D depths, vec2 size, vec2 uv, float compare){\n"
+PCF_TEXELS = """    vec2 f = fract(uv * size + 0.5);
+    vec2 k = floor(uv * size + 0.5);
+    vec2 low = 2.0 - f;
+    vec2 high = 1.0 + f;
+    vec2 a = (k - 0.5 + 1.0 / low) / size;
+    vec2 b = (k + 1.5 + f / high) / size;
+    float result = low.x * low.y * texture(depths, vec3(a.x, a.y, compare))
+        + high.x * low.y * texture(depths, vec3(b.x, a.y, compare))
+        + low.x * high.y * texture(depths, vec3(a.x, b.y, compare))
+        + high.x * high.y * texture(depths, vec3(b.x, b.y, compare));
     return result / 9.0;
 """
+SHADOW_SAMPLERS = (
+    ("    sampler2D shadow_map;\n", "    sampler2DShadow shadow_map;\n"),
+    (PCF_HEAD, "float PCF(sampler2DShadow depths, vec2 size, vec2 uv, float compare){\n"),
+    (
+        "float shadow_calc(mat4 light_matrix, sampler2D shadow_map, float nl)",
+        "float shadow_calc(mat4 light_matrix, sampler2DShadow shadow_map, float nl)",
+    ),
+)
 EARLY_OUT = "    if (light_coords.z > 1.0) {\n        return 0.0;\n    }\n"
 
 
@@ -119,14 +128,25 @@ def sky_shader_source(source: str) -> str:
     return source.replace(OUTPUT_LINE, SKY_OUTPUT)
 
 
+def compares_in_filter(source: str) -> bool:
+    """Whether `shadow_shader_source` gives this `mesh.frag` the comparing filter (whose shadow
+    maps must then be `compare_filtered`)."""
+    return source.count(PCF_HEAD + PCF_LOOP) == 1 and all(
+        source.count(before) == (2 if before == SHADOW_SAMPLERS[0][0] else 1)
+        for before, _ in SHADOW_SAMPLERS
+    )
+
+
 def shadow_shader_source(source: str) -> str:
     """pyrender's `mesh.frag` with the beyond-the-far-plane test before the filtering (the
     result is unchanged: the shader sets the shadow to 0 there after filtering), and the filter
-    reading each of its 16 texels once (see the module docstring). A part of the shader that
-    does not read as expected is left as it is."""
+    that compares in four lookups (see the module docstring). A part of the shader that does not
+    read as expected is left as it is."""
     if source.count(SHADOW_TEST) == 1:
         source = source.replace(SHADOW_TEST, SHADOW_TEST + EARLY_OUT)
-    if source.count(PCF_LOOP) == 1:
+    if compares_in_filter(source):
+        for before, after in SHADOW_SAMPLERS:
+            source = source.replace(before, after)
         source = source.replace(PCF_LOOP, PCF_TEXELS)
     return source
 
@@ -138,6 +158,8 @@ class ProgramCache:
         shader_program = pyrender.shader_program
         self._program_class = shader_program.ShaderProgram
         self.shader_dir: str = shader_program.ShaderProgramCache().shader_dir
+        self.compares_shadows = compares_in_filter(Path(self.shader_dir, "mesh.frag").read_text())
+        """The compiled `mesh.frag` samples shadow maps as depth-comparison textures."""
         self._programs: dict[tuple[Any, ...], Any] = {}
         self._patched: dict[str, str] = {}
 
@@ -213,3 +235,17 @@ def install_front_face_culling(pyrender: ModuleType) -> None:
 
     module.glCullFace = cull_face_for_shadows
     CULL.installed = True
+
+
+def compare_filtered(texture: Any) -> None:
+    """Make a light's shadow map a depth-comparison texture with bilinear filtering, which the
+    patched filter (`PCF_TEXELS`) samples: each lookup compares four texels and blends them."""
+    if texture is None:
+        return
+    from OpenGL import GL  # type: ignore[import-untyped]
+
+    texture._bind()
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_COMPARE_MODE, GL.GL_COMPARE_REF_TO_TEXTURE)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_COMPARE_FUNC, GL.GL_GREATER)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)

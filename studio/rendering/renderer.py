@@ -63,6 +63,7 @@ from studio.rendering._gl import RenderUnavailable, load
 from studio.rendering.lights import add_lights, sky_light
 from studio.rendering.pyrender_fixes import CULL as _CULL
 from studio.rendering.pyrender_fixes import ProgramCache as _ProgramCache
+from studio.rendering.pyrender_fixes import compare_filtered
 from studio.rendering.pyrender_fixes import (
     install_front_face_culling as _install_front_face_culling,
 )
@@ -148,12 +149,14 @@ class _Renderer:
                 f"cannot create a {width}x{height} GL context: {exc!r}"
             ) from exc
         inner = self.offscreen._renderer
-        inner._program_cache = _ProgramCache(pyrender)
+        inner._program_cache = programs = _ProgramCache(pyrender)
         _install_front_face_culling(pyrender)
         self.skip_shadows: set[Any] = set()
         shadow_pass = inner._shadow_mapping_pass
 
         def shadow_pass_unless_skipped(scene: Any, light_node: Any, flags: int) -> None:
+            if programs.compares_shadows:
+                compare_filtered(light_node.light.shadow_texture)
             if light_node in self.skip_shadows:
                 # Bind and clear this light's shadow map: depth 1 everywhere, nothing occludes.
                 inner._configure_shadow_mapping_viewport(light_node.light, flags)

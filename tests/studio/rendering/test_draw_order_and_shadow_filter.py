@@ -1,6 +1,7 @@
 """The two cheaper ways the renderer draws the same frame: opaque meshes front to back (the
-depth test then skips hidden fragments before shading them) and a shadow filter that reads each
-of its 16 texels once. Both must leave the image as pyrender's own order and filter draw it."""
+depth test then skips hidden fragments before shading them) and a shadow filter that compares
+its 16 texels in four filtered lookups instead of 36 reads. Both must leave the image as
+pyrender's own order and filter draw it."""
 
 from __future__ import annotations
 
@@ -60,19 +61,19 @@ def test_opaque_meshes_are_drawn_near_to_far_and_the_frame_is_unchanged(monkeypa
     assert ours.pixel_counts()["crate-3"] > 200  # the far crate shows beside the near ones
 
 
-def test_the_shadow_filter_reading_each_texel_once_casts_the_same_shadow(monkeypatch):
+def test_the_comparing_shadow_filter_casts_the_same_shadow(monkeypatch):
     source = (
         pyrender_fixes.Path(pyrender_fixes.ProgramCache(load()).shader_dir) / "mesh.frag"
     ).read_text()
     patched = pyrender_fixes.shadow_shader_source(source)
     assert pyrender_fixes.PCF_LOOP in source and pyrender_fixes.PCF_LOOP not in patched
-    assert pyrender_fixes.PCF_TEXELS in patched
+    assert pyrender_fixes.PCF_TEXELS in patched and "sampler2DShadow shadow_map;" in patched
 
     scene = row_scene()
     close_renderers()
     ours = render(scene, mesh_for=mesh_for, width=W, height=H)
     close_renderers()  # shaders are compiled once per renderer: a new one, with the old filter
-    monkeypatch.setattr(pyrender_fixes, "PCF_TEXELS", pyrender_fixes.PCF_LOOP)
+    monkeypatch.setattr(pyrender_fixes, "compares_in_filter", lambda source: False)
     theirs = render(scene, mesh_for=mesh_for, width=W, height=H)
     close_renderers()
 
