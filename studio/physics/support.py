@@ -171,9 +171,12 @@ def _samples(body: Body, below: list[Body], ceiling: float) -> FloatArray:
         half = OWN_SAMPLES // 2
         rest = lower[half:]
         lower = np.vstack([lower[:half], rest[np.linspace(0, len(rest) - 1, half).astype(int)]])
-    xs = np.linspace(body.low[0], body.high[0], GRID)
-    zs = np.linspace(body.low[2], body.high[2], GRID)
-    grid = np.array([(x, z) for x in xs for z in zs])
+    xs, zs = np.meshgrid(
+        np.linspace(body.low[0], body.high[0], GRID),
+        np.linspace(body.low[2], body.high[2], GRID),
+        indexing="ij",
+    )
+    grid = np.column_stack([xs.ravel(), zs.ravel()])
     parts = [lower[:, [0, 2]], grid]
     for other in below:
         v = np.asarray(other.mesh.vertices, dtype=np.float64)
