@@ -35,7 +35,7 @@ from finance.documents.profile import DocumentProfile
 from finance.documents.sections import locate_sections
 
 # 2: documents carry a `profile` (type, company, ticker, period read off the cover).
-CACHE_VERSION = 5  # 5: with the statements cache (interest expense net of capitalized interest)
+CACHE_VERSION = 6  # 6: statement pages with a neighbour printing other periods
 DEFAULT_MAX_PAGES = 2000
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 # Below this many pages one process is faster than starting workers.

@@ -213,6 +213,18 @@ def mark(files: dict[str, list[dict[str, Any]]], known: dict[str, str]) -> list[
     return sorted((set(known) | set(QUICK)) - ids)
 
 
+def hand_written_ids() -> set[str]:
+    """Ids of the tasks in the hand-written files (hold-outs), which carry their own marks."""
+    built = {"numeric", "statements", "retrieval"}
+    ids = set()
+    for path in sorted(SUITE.glob("*.json")):
+        if path.stem in built or path.name in ("floors.json", KNOWN_FAILURES.name):
+            continue
+        tasks = json.loads(path.read_text(encoding="utf-8")).get("tasks") or []
+        ids |= {str(task["id"]) for task in tasks if isinstance(task, dict) and "id" in task}
+    return ids
+
+
 def read_known_failures() -> dict[str, str]:
     if not KNOWN_FAILURES.exists():
         return {}
@@ -232,7 +244,7 @@ def main() -> int:
         (SUITE / f"{name}.json").write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
         known = sum("known_failure" in task for task in tasks)
         print(f"{name}.json: {len(tasks)} tasks, {known} known failures")
-    for task_id in stale:
+    for task_id in sorted(set(stale) - hand_written_ids()):
         print(f"warning: {task_id} is marked but no task has that id", file=sys.stderr)
     return 0
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from agents.runtime.policies import find_expressions
 from finance.planner.metrics import MetricRequest, read_metric
+from finance.planner.wording import normalise_request
 
 _RANGE = re.compile(
     r"\b(?:FY\s*)?((?:19|20)\d{2})\s*(?:-|\u2013|\u2014|to|through|thru|until|and)\s*"
@@ -170,6 +171,7 @@ def question_query(text: str) -> str:
 
 
 def read_intent(text: str) -> Intent:
+    text = normalise_request(text)
     questions = read_questions(text)
     unsupported = tuple(message for pattern, message in UNSUPPORTED if pattern.search(text))
     specific = bool(questions) or bool(

@@ -3,8 +3,11 @@
 The lead sentence gives the value with its formula and cited inputs; a comparison gives each
 period and the change; a growth or change asked for is one figure made from both periods' inputs
 (or, lacking one, a plain "could not compute"); a question about health gets the figure and says
-that the judgement is the reader's. The structured result (`{"answers": [...]}`) has one answer
-per period, latest first: {question, value, unit, document_id, page, label, formula, inputs}.
+that the judgement is the reader's. A part of a line ("services revenue") is answered from its
+own printed row, or not at all; a date ("at Dec 31 2022") is the period the statements say ends
+then; an amount per share that no line holds is declined. The structured result
+(`{"answers": [...]}`) has one answer per period, latest first: {question, value, unit,
+document_id, page, label, formula, inputs}.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from finance.planner.metric_catalogue import PER_SHARE
+from finance.planner.asked_lines import own_words
+from finance.planner.asked_periods import periods_ending
+from finance.planner.metric_catalogue import PER_SHARE, STATEMENT_OF, display_name
 from finance.planner.metrics import (
     MetricRequest,
     MetricUnavailable,
@@ -32,6 +37,8 @@ def metric_answer(
 ) -> tuple[str, dict[str, Any]]:
     """The answer's lead and the structured result ({"answers": [...]}, empty when nothing
     could be computed). Each document the request is about is answered on its own."""
+    if request.refusal:
+        return f"I could not compute {request.title}: {request.refusal}.", {"answers": []}
     leads: list[str] = []
     answers: list[dict[str, Any]] = []
     problems = []
@@ -39,8 +46,11 @@ def metric_answer(
     for document in documents:
         found = _statements(document, request, results)
         request, renamed = _in_statement_years(asked, document)
-        labels = request.labels(_periods(found, request))
         try:
+            request, found, part = _part_of_line(request, document, found)
+            renamed += part
+            request = _dated(request, found)
+            labels = request.labels(_periods(found, request))
             if not labels:
                 raise MetricUnavailable(
                     "no full fiscal year of the statements has its inputs"
@@ -85,7 +95,7 @@ def _answers(
     for label in labels:
         metric = request.metric(label)
         values = statement_values(found, list(metric.inputs))
-        if out and any(f not in values for f in metric.inputs):
+        if out and any(f not in values and f not in metric.optional for f in metric.inputs):
             continue  # the earlier period of a comparison may lack an input: the rest stands
         value = compute_one(request, label, values)
         title = f"{request.title} {label}"
@@ -132,14 +142,16 @@ def _answer(
     title: str,
     figures: Any,
 ) -> dict[str, Any]:
-    figures = list(dict.fromkeys(figures))
-    values = statement_values(found, figures)
+    values = statement_values(found, list(dict.fromkeys(figures)))
+    figures = [figure for figure in dict.fromkeys(figures) if figure in values]
     inputs = [
         {
-            "label": figure.label,
+            "label": f"{request.part} {figure.label}"
+            if _is_part(request, figure)
+            else figure.label,
             "value": values[figure],
             "unit": "USD" if figure.key in PER_SHARE else "USD millions",
-            "page": _first_page(found, figure.statement),
+            "page": _page_of(found, figure),
         }
         for figure in figures
     ]
@@ -188,6 +200,59 @@ def _lead(request: MetricRequest, document: dict[str, Any], answers: list[dict[s
     if flagged:
         lead += ". Unverified: " + "; ".join(sorted({u for a in flagged for u in a["unverified"]}))
     return lead + "."
+
+
+def _part_of_line(
+    request: MetricRequest, document: dict[str, Any], found: dict[str, Any]
+) -> tuple[MetricRequest, dict[str, Any], str]:
+    """The statements with the line the request names a part of ("services revenue") replaced
+    by that part's printed row, and what the answer says of it; MetricUnavailable when the
+    statement prints no such row (then the total would be a wrong answer). The company's own
+    name is no part ("Verizon revenue")."""
+    part = part_asked(request, document)
+    if not part:
+        return request, found, ""
+    statement = STATEMENT_OF.get(request.name, "")
+    row = found.get(f"{statement}_part")
+    if not isinstance(row, dict):
+        raise MetricUnavailable(
+            f"the statements print no '{part}' line of their own, only the whole "
+            f"{display_name(request.name)} (a segment or product line is in the notes, "
+            "which the offline planner does not compute from)"
+        )
+    cells = {period: float(value) for period, value in row["cells"].items()}
+    pages = {period: int(row["page"]) for period in cells}
+    changed = dict(found)
+    changed[statement] = {**found.get(statement, {}), request.name: cells}
+    changed[f"{statement}_cell_pages"] = {
+        **(found.get(f"{statement}_cell_pages") or {}),
+        request.name: pages,
+    }
+    said = f" (The line read is '{row['label']}'.)"
+    return replace(request, part=part), changed, said
+
+
+def part_asked(request: MetricRequest, document: dict[str, Any]) -> str:
+    """The part of its line a request names ("wireless equipment"), less the company's own name
+    (its name, file name, ticker: "Verizon revenue" names no part); "" for none."""
+    names = [str(document.get(k) or "") for k in ("company", "name", "ticker")]
+    return own_words(request.qualifier, names)
+
+
+def _dated(request: MetricRequest, found: dict[str, Any]) -> MetricRequest:
+    """The request with its dates ("at Dec 31 2022") as the periods that end on them."""
+    if not request.dates:
+        return request
+    ends = found.get("period_ends") or {}
+    labels: list[str] = []
+    for asked in request.dates:
+        matching = periods_ending(asked, ends, request.months)
+        if not matching:
+            year, month, day = asked
+            when = date(year, month, day or 1).strftime("%B %Y" if day is None else "%B %d, %Y")
+            raise MetricUnavailable(f"the statements have no period ending {when}")
+        labels.append(matching[0])
+    return replace(request, periods=tuple(dict.fromkeys(labels)), years=())
 
 
 def _in_statement_years(request: MetricRequest, document: dict[str, Any]) -> tuple[Any, str]:
@@ -241,7 +306,8 @@ def _periods(found: dict[str, Any], request: MetricRequest) -> list[str]:
     usable = []
     for label in sorted(seen, key=period_order):
         metric = request.metric(label)
-        if all(f in statement_values(found, list(metric.inputs)) for f in metric.inputs):
+        present = statement_values(found, list(metric.inputs))
+        if all(f in present or f in metric.optional for f in metric.inputs):
             usable.append(label)
     return usable or sorted(seen, key=period_order)
 
@@ -258,11 +324,26 @@ def _statements(
         if isinstance(data, dict):
             found[statement] = data.get(statement) or {}
             found[f"{statement}_pages"] = data.get(f"{statement}_pages") or []
+            found[f"{statement}_cell_pages"] = data.get(f"{statement}_cell_pages") or {}
+            found[f"{statement}_part"] = data.get(f"{statement}_part")
+            found["period_ends"] = data.get("period_ends") or found.get("period_ends") or {}
     return found
 
 
-def _first_page(found: dict[str, Any], statement: str) -> int:
-    pages = found.get(f"{statement}_pages") or [0]
+def _is_part(request: MetricRequest, figure: Any) -> bool:
+    """Whether an input is the printed part of a line ("services" revenue), not the line."""
+    return bool(request.part) and figure.key == request.name
+
+
+def _page_of(found: dict[str, Any], figure: Any) -> int:
+    """The page that prints a figure: its own cell's page where the statements say, else the
+    statement's first page."""
+    cell = ((found.get(f"{figure.statement}_cell_pages") or {}).get(figure.key) or {}).get(
+        figure.year
+    )
+    if isinstance(cell, int):
+        return cell
+    pages = found.get(f"{figure.statement}_pages") or [0]
     return int(pages[0])
 
 

@@ -12,7 +12,8 @@ as a person reads it. Names:
 * `<line> margin` (`net_income margin`, `ebitda margin`, ...): the line / revenue, in %;
 * `share:<a>/<b>` ("capex as a share of revenue", "capital intensity"): a / b, in %;
 * `quick ratio` ((current assets - inventories) / current liabilities), `current ratio`,
-  `debt to equity` (long-term debt / shareholders' equity), `effective tax rate` (income tax /
+  `debt to equity` (long-term debt / shareholders' equity), `total debt` (long-term debt + the
+  debt due within a year, where printed), `total debt to equity`, `effective tax rate` (income tax /
   pre-tax income), `interest coverage` (operating income / interest expense);
 * on average balances (this period's and a year before's): `fixed asset turnover` (revenue /
   net PP&E), `asset turnover`, `inventory turnover` (cost of revenue / inventories), `return on
@@ -48,6 +49,8 @@ LINE_ITEMS: tuple[tuple[str, str, str], ...] = (
     (r"accounts payable|trade payables", BS, "accounts_payable"),
     (r"cash and cash equivalents|cash balance", BS, "cash_and_equivalents"),
     (r"long[- ]term debt", BS, "long_term_debt"),
+    (r"short[- ]term (debt|borrowings)", BS, "short_term_debt"),
+    (r"current (portion|maturities) of (long[- ]term )?debt", BS, "current_debt"),
     (r"(share|stock)holders'? equity|book value", BS, "shareholders_equity"),
     (r"\bcogs\b|cost of (goods sold|revenues?|sales)", IS, "cost_of_revenue"),
     (r"gross profit", IS, "gross_profit"),
@@ -62,8 +65,9 @@ LINE_ITEMS: tuple[tuple[str, str, str], ...] = (
     (r"interest expense", IS, "interest_expense"),
     (r"\bbasic (eps|earnings per share)\b|\b(eps|earnings per share),? basic\b", IS, "eps_basic"),
     (r"\beps\b|(net )?(income|earnings) per (diluted |common )?share", IS, "eps_diluted"),
+    (r"net interest income|\bnii\b", IS, "net_interest_income"),
     (r"net (income|earnings|profit)", IS, "net_income"),
-    (r"(total )?revenues?|net sales|total sales|\bsales\b|top line", IS, "revenue"),
+    (r"(total |net )?revenues?|net sales|total sales|\bsales\b|top line", IS, "revenue"),
 )  # fmt: skip
 STATEMENT_OF = {key: statement for _, statement, key in LINE_ITEMS}
 # Per-share lines: US dollars as printed (kind "USD"), never scaled to millions.
@@ -96,6 +100,7 @@ class Metric:
     formula: Formula
     kind: str  # "money", "%", "ratio" or "x"
     reads: str = ""  # the formula as a person reads it
+    optional: frozenset[Figure] = frozenset()  # inputs a filing may not print (then: none)
 
     @property
     def title(self) -> str:
@@ -157,7 +162,34 @@ QUOTIENTS = {
     "effective tax rate": ("income_tax", "income_before_tax", "%", 100.0),
     "interest coverage": ("operating_income", "interest_expense", "x", 1.0),
 }
-NAMED = (*AVERAGED, *QUOTIENTS, "quick ratio", "ebitda", "ebitda less capex", "free cash flow")
+NAMED = (
+    *AVERAGED,
+    *QUOTIENTS,
+    "quick ratio",
+    "ebitda",
+    "ebitda less capex",
+    "free cash flow",
+    "total debt",
+    "total debt to equity",
+)
+
+
+def _total_debt(label: str) -> Metric:
+    """Long-term debt plus the debt due within a year, as the balance sheet prints it: short-term
+    borrowings and the current portion of long-term debt (a line not printed counts as none)."""
+    long, short, current = (
+        _line("long_term_debt", label),
+        _line("short_term_debt", label),
+        _line("current_debt", label),
+    )
+    return Metric(
+        "total debt",
+        (long, short, current),
+        lambda v: v[long] + v.get(short, 0.0) + v.get(current, 0.0),
+        "money",
+        "long-term debt + short-term debt + current portion of long-term debt",
+        frozenset({short, current}),
+    )
 
 
 def metric_for(name: str, label: str) -> Metric:
@@ -183,6 +215,18 @@ def metric_for(name: str, label: str) -> Metric:
             lambda v: (v[assets] - v[stock]) / v[debts],
             "ratio",
             "(total current assets - inventories) / total current liabilities",
+        )
+    if name == "total debt":
+        return _total_debt(label)
+    if name == "total debt to equity":
+        debt, equity = _total_debt(label), _line("shareholders_equity", label)
+        return Metric(
+            name,
+            (*debt.inputs, equity),
+            lambda v: debt.formula(v) / v[equity],
+            "ratio",
+            f"({debt.reads}) / shareholders equity",
+            debt.optional,
         )
     if name == "free cash flow":
         cash, capex = _line("operating_cash_flow", label), _line("capital_expenditure", label)

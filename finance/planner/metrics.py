@@ -22,9 +22,15 @@ do not hold, are not metric questions: they are searched and quoted instead.
 |                                                         | year is named), in %                |
 | "how much did R&D rise in 2021", "change in capex"      | one figure: the later less the      |
 |                                                         | earlier, in the line's unit         |
+| "how much did net earnings grow" (no amount's unit)     | the growth, in %                    |
+| "last quarter", "first half of FY23", "at Dec 31 2022"  | see `asked_periods`                 |
 
 A growth or change needs both periods: when the statements lack the earlier one, or its base is
 not positive (a growth rate from a loss means nothing), it says it cannot, never a number.
+
+Requests are read after `wording.normalise_request` ("efective" -> "effective", "FY23" ->
+"FY2023"). A part of a line ("services revenue") and an amount per share other than EPS are
+read by `asked_lines`.
 
 Money is answered in the USD scale the request names ("in USD billions"), USD millions if none.
 A question about health or quality ("is it healthy?") gets the figure and its formula; the
@@ -38,6 +44,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from finance.planner.asked_lines import per_share_refusal, qualifier
+from finance.planner.asked_periods import dates, fiscal_years, months_asked, quarters
 from finance.planner.metric_catalogue import (
     BS,
     CF,
@@ -50,6 +58,7 @@ from finance.planner.metric_catalogue import (
     metric_for,
     statements_of,
 )
+from finance.planner.wording import normalise_request
 from finance.statements.periods import period_order
 
 __all__ = [
@@ -69,8 +78,12 @@ __all__ = [
 NAMED_RATIOS: tuple[tuple[str, str], ...] = (
     (r"quick ratio|acid[- ]test", "quick ratio"),
     (r"current ratio", "current ratio"),
+    (r"total debt[- ]to[- ]equity|total debt/equity|"
+     r"(debt[- ]to[- ]equity|debt/equity|\bd/e\b)[^.?]{0,40}\btotal debt\b",
+     "total debt to equity"),
     (r"debt[- ]to[- ]equity|debt/equity|\bd/e\b", "debt to equity"),
-    (r"effective tax rate", "effective tax rate"),
+    (r"total debt|total borrowings", "total debt"),
+    (r"effective tax rate|\btax rate\b|\betr\b", "effective tax rate"),
     (r"inventory turnover|(sold|turned( over)?) (its |the )?inventor(y|ies)|inventory turns",
      "inventory turnover"),
     (r"fixed asset turnover", "fixed asset turnover"),
@@ -89,20 +102,18 @@ MARGIN = re.compile(
     re.IGNORECASE,
 )
 SHARE = re.compile(
-    r"\bas an? (share|percentage|percent|%|proportion|fraction|ratio) of\b|\bto\b|\bover\b|"
+    r"\bas (an? )?(share|percentage|percent|%|proportion|fraction|ratio) of\b|\bto\b|\bover\b|"
     r"\brelative to\b|\bdivided by\b|\bper\b",
+    re.IGNORECASE,
+)
+# "what % of revenue went to R&D": the whole named first, the part after it.
+PART_OF = re.compile(
+    r"(%|\bper ?cent(age)?|\bshare|\bproportion|\bportion|\bfraction) of (the |its |their )?$",
     re.IGNORECASE,
 )
 EBITDA_LESS_CAPEX = re.compile(r"ebitda (less|minus) (capex|capital expenditures?)", re.I)
 EBITDA = re.compile(r"\bebitda\b", re.IGNORECASE)
 AVERAGE = re.compile(r"\b(\d+|two|three|four|five)[- ]year average\b", re.IGNORECASE)
-YEAR = re.compile(
-    r"\bFY\s?'?((?:19|20)\d{2})\b|\bfiscal (?:year )?((?:19|20)\d{2})\b|"
-    r"\b(?:in|for|of|during|as of|at the end of)\s+((?:19|20)\d{2})\b|"
-    r"\b((?:19|20)\d{2})\s+(?:and|vs\.?|versus|to)\b|"
-    r"\b(?:and|vs\.?|versus|to)\s+((?:19|20)\d{2})\b",
-    re.I,
-)
 SCALE = re.compile(
     r"\bUSD\s+(thousands?|millions?|billions?)\b|\bin\s+(thousands|millions|billions)\b", re.I
 )
@@ -118,8 +129,6 @@ TERSE_WORDS = 12
 FULL_YEAR = re.compile(
     r"\b(full|whole|entire)[- ](fiscal )?year\b|\bannual\b|\bfor the (fiscal )?year\b", re.I
 )
-# In a terse request a bare year is the period asked for ("total assets at year end 2022").
-BARE_YEAR = re.compile(r"(?<![\d$.,])((?:19|20)\d{2})(?![\d,.]\d)")
 RESEARCH_VERB = re.compile(
     r"\b(analy[sz]\w*|research|review|summari[sz]\w*|overview|compare|comparison|report|note|"
     r"cross-?check|reconcil\w*|verify|valuation|dcf|write|plot|chart|list|show me)\b",
@@ -131,14 +140,6 @@ ASKS_WHY = re.compile(
     r"\b(say|says|said|mention\w*|disclose\w*|describe\w*|discuss\w*)\b",
     re.I,
 )
-QUARTER = re.compile(
-    r"\bQ([1-4])\s*(?:of\s*)?(?:FY\s*)?'?((?:19|20)\d{2})\b|"
-    r"\b((?:19|20)\d{2})\s*Q([1-4])\b|"
-    r"\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s*)?"
-    r"((?:19|20)\d{2})\b",
-    re.I,
-)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 COMPARE = re.compile(
     r"improv|declin|increas|decreas|chang|grow|grew|rise|rose|\bfall|\bfell|drop|trend|"
     r"compared? (to|with)|\bvs\.?\b|versus|consistent|fluctuat|year[- ]over[- ]year|yoy",
@@ -151,6 +152,9 @@ JUDGE = re.compile(
 )
 # A change of an amount between two periods: in % ("growth", "% change") or in its unit.
 GROWTH = re.compile(r"\bgrowth\b|%|\bper ?cent(age)?\b", re.IGNORECASE)
+# "How much did net earnings grow": a growth rate, unless an amount's unit is asked for.
+GREW = re.compile(r"\bgr(ow|ew|own|ows)\b", re.IGNORECASE)
+MONEY_ASKED = re.compile(r"\$|\busd\b|\bin (thousands|millions|billions)\b", re.IGNORECASE)
 DIFFERENCE = re.compile(
     r"\bhow much\b[^?.]*\b(ris|rose|increas|decreas|grow|grew|fall|fell|drop|declin|chang|"
     r"go(ne)? (up|down)|went (up|down))\w*|\b(difference|change) in\b",
@@ -178,10 +182,16 @@ class MetricRequest:
     quarter: int | None = None  # the years are that quarter's ("Q2 of FY2023")
     annual: bool = False  # "for the full year": a quarter's figure is no answer
     change: str = ""  # "growth" (in %) or "difference" between the two periods; "" for neither
+    months: int | None = None  # 6 or 9: the year to date; 3: a quarter ("last quarter")
+    dates: tuple[tuple[int, int, int | None], ...] = ()  # periods ending then ("Dec 31 2022")
+    periods: tuple[str, ...] = ()  # the labels the dates resolve to (`asked_periods`)
+    qualifier: str = ""  # "services" in "services revenue": a part of the line, not the line
+    refusal: str = ""  # why the statements cannot answer it, though they name the line
+    part: str = ""  # the qualifier, once a printed row of its own answers it ("services")
 
     @property
     def title(self) -> str:
-        base = display_name(self.name)
+        base = " ".join(filter(None, (self.part, display_name(self.name))))
         return {"growth": f"{base} growth", "difference": f"change in {base}"}.get(
             self.change, base
         )
@@ -196,14 +206,26 @@ class MetricRequest:
     def labels(self, available: list[str] | None = None) -> list[str]:
         """The periods to compute: the years asked for, else the latest (and, to compare, the
         one a year before) among `available`."""
+        if self.periods:
+            chosen = list(self.periods)
+            if self.compare and len(chosen) == 1:
+                ordered = sorted(available or [], key=period_order)
+                before = next((label for label in ordered if _year_before(label, chosen[0])), None)
+                chosen += [before] if before else []
+            return chosen
         if self.years:
             if self.quarter:
                 return [f"Q{self.quarter} {year}" for year in self.years]
+            if self.months in (6, 9):
+                return [f"{self.months}M {year}" for year in self.years]
             return [f"FY{year}" for year in self.years]
         ordered = sorted(available or [], key=period_order)
         annual = [label for label in ordered if label.startswith("FY")]
         quarters = [label for label in ordered if label.startswith("Q")]
         chosen = annual if self.annual else annual or quarters or ordered
+        if self.months:
+            prefix = "Q" if self.months == 3 else f"{self.months}M"
+            chosen = [label for label in ordered if label.startswith(prefix)]
         if not chosen:
             return []
         latest = chosen[0]
@@ -239,10 +261,12 @@ def metric_name(text: str) -> str | None:
         if (m := re.search(pattern, lowered))
     )
     if len(found) >= 2:
-        (_, end, first), (start, _, second) = found[0], found[1]
+        (begin, end, first), (start, _, second) = found[0], found[1]
         end = -end
         if first != second and SHARE.fullmatch(lowered[end:start].strip()):
             return f"share:{first}/{second}"
+        if first != second and PART_OF.search(lowered[:begin]):
+            return f"share:{second}/{first}"
     return found[0][2] if found else None
 
 
@@ -261,19 +285,18 @@ def _margin_base(phrase: str) -> str:
 
 def read_metric(text: str) -> MetricRequest | None:
     """The metric question in a request, or None (no metric named, or it asks why)."""
+    text = normalise_request(text)
     if not asks_value(text) or ASKS_WHY.search(text) or NON_GAAP.search(text):
         return None
     name = metric_name(text)
     if name is None:
         return None
-    quarters = _quarters(text)
-    quarter = quarters[0][0] if quarters and len({q for q, _ in quarters}) == 1 else None
+    named = quarters(text)
+    quarter = named[0][0] if named and len({q for q, _ in named}) == 1 else None
     if quarter is not None:
-        years = sorted({year for _, year in quarters})
+        years = sorted({year for _, year in named})
     else:
-        years = sorted({int(next(g for g in groups if g)) for groups in YEAR.findall(text)})
-        if not years and asks_tersely(text):
-            years = sorted({int(year) for year in BARE_YEAR.findall(text)})
+        years = fiscal_years(text, asks_tersely(text))
     averaged = AVERAGE.search(text) is not None and len(years) >= 2
     compare = not averaged and COMPARE.search(text) is not None
     if averaged:
@@ -292,11 +315,26 @@ def read_metric(text: str) -> MetricRequest | None:
     annual = quarter is None and FULL_YEAR.search(text) is not None
     change = ""
     if compare and kind in ("money", "USD"):
-        change = "growth" if GROWTH.search(text) else ""
+        grew = GREW.search(text) is not None and MONEY_ASKED.search(text) is None
+        change = "growth" if GROWTH.search(text) or grew else ""
         change = change or ("difference" if DIFFERENCE.search(text) else "")
     if change == "growth":
         unit = "%"
-    return MetricRequest(name, chosen, unit, averaged, compare, judge, quarter, annual, change)
+    return MetricRequest(
+        name,
+        chosen,
+        unit,
+        averaged,
+        compare,
+        judge,
+        quarter,
+        annual,
+        change,
+        months=None if quarter else months_asked(text),
+        dates=() if quarter else dates(text),
+        qualifier=qualifier(text, name),
+        refusal=per_share_refusal(text, name),
+    )
 
 
 def asks_value(text: str) -> bool:
@@ -306,29 +344,17 @@ def asks_value(text: str) -> bool:
 
 def asks_tersely(text: str) -> bool:
     """A few words and no research verb: "operating cash flow 2021", "diluted EPS". Symbols
-    are no words: "free cash flow (CFO - capex) for the full year" has eight."""
-    words = [word for word in text.split() if re.search(r"\w", word)]
+    are no words: "free cash flow (CFO - capex) for the full year" has eight, and a gloss in
+    brackets ("(CFO minus capex)") says what the words before it mean, so it is not counted."""
+    glossed = re.sub(r"\([^()]*\)", " ", text)
+    words = [word for word in glossed.split() if re.search(r"\w", word)]
     return len(words) <= TERSE_WORDS and not RESEARCH_VERB.search(text)
-
-
-def _quarters(text: str) -> list[tuple[int, int]]:
-    """(quarter, fiscal year) of every quarter the text names: "Q2 of FY2023", "2023 Q1",
-    "the second quarter of fiscal 2022"."""
-    out = []
-    for m in QUARTER.finditer(text):
-        if m.group(1):
-            out.append((int(m.group(1)), int(m.group(2))))
-        elif m.group(3):
-            out.append((int(m.group(4)), int(m.group(3))))
-        else:
-            out.append((_ORDINAL[m.group(5).lower()], int(m.group(6))))
-    return out
 
 
 def compute_one(request: MetricRequest, label: str, values: Values) -> float:
     """The metric for one period, in the request's unit."""
     metric = request.metric(label)
-    missing = [f.label for f in metric.inputs if f not in values]
+    missing = [f.label for f in metric.inputs if f not in values and f not in metric.optional]
     if missing:
         raise MetricUnavailable(f"the statements have no {', '.join(missing)}")
     try:

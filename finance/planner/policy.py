@@ -34,7 +34,8 @@ from agents.runtime import (
 from finance.documents.matching import match_documents
 from finance.documents.profile import DocumentProfile
 from finance.planner.intent import DEFAULT_QUESTIONS, Intent, read_intent
-from finance.planner.metric_answer import metric_answer
+from finance.planner.metric_answer import metric_answer, part_asked
+from finance.planner.metric_catalogue import STATEMENT_OF
 
 HELP = (
     "In this workspace I research filings: upload a 10-K (PDF or SEC HTML) and ask, for example, "
@@ -125,12 +126,16 @@ class ResearchPlanner:
                     )
                 )
             if intent.metric is not None and d.get("fiscal_years"):
+                part = part_asked(intent.metric, d)
                 for statement in sorted(intent.metric.statements):
+                    arguments: dict[str, Any] = {"document_id": pk, "statement": statement}
+                    if part and STATEMENT_OF.get(intent.metric.name) == statement:
+                        arguments |= {"line": intent.metric.name, "part": part}
                     out.append(
                         (
                             f"statements-{pk}-{statement}",
                             "get_statements",
-                            {"document_id": pk, "statement": statement},
+                            arguments,
                             f"Reading the {statement.replace('_', ' ')} of {name}.",
                         )
                     )

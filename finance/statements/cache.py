@@ -10,7 +10,8 @@ from typing import Any
 from finance.documents.json_cache import read_json, write_json
 from finance.statements.extract import extract_statements
 
-CACHE_VERSION = 4  # 4: interest expense net of capitalized interest; total operating expenses
+# 5: debt due within a year; period end dates; split amounts; quarter and year-to-date pages
+CACHE_VERSION = 5
 
 
 def cached_statements(

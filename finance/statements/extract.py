@@ -116,6 +116,25 @@ def _cells(
     return periods
 
 
+def _printed_rows(
+    tables: list[Table], labels: dict[tuple[int, int], str]
+) -> list[dict[str, object]]:
+    """Every row as printed (label, the heading above it, USD millions by period, page), for
+    the lines no canonical key stands for: a segment's revenue, a product line's sales."""
+    rows: list[dict[str, object]] = []
+    for table in tables:
+        for row in table.rows:
+            cells = {
+                labels[(id(table), index)]: round(cell.value * table.scale, 6) + 0.0
+                for index, cell in row.cells.items()
+            }
+            if row.label and cells:
+                rows.append(
+                    {"label": row.label, "section": row.section, "page": table.page, "cells": cells}
+                )
+    return rows
+
+
 def _fix_tax_sign(income: dict[str, dict[str, CellValue]]) -> None:
     """Make income_tax positive for an expense: some filings print it as a deduction "(2,374)".
 
@@ -174,7 +193,12 @@ def extract_statements(source: str | Path | bytes, name: str | None = None) -> F
     ]
     names = label_periods([table.columns[i].period for table, i in columns])
     labels = {(id(table), i): name for (table, i), name in zip(columns, names, strict=True)}
+    for (table, i), name in zip(columns, names, strict=True):
+        end = table.columns[i].period.end
+        if end is not None:
+            result.period_ends.setdefault(name, end.isoformat())
     for statement, tables in found.items():
+        result.rows[statement] = _printed_rows(tables, labels)
         canonical = _canonical(statement, tables, labels)
         if statement == "income_statement":
             _fix_tax_sign(canonical)

@@ -190,5 +190,20 @@ def locate_statements(texts: list[str]) -> StatementPages:
         nxt = best + 1
         if nxt < len(texts) and _continues(texts[nxt], statement, texts[best]):
             pages.append(nxt)
-        found[statement] = pages
+        found[statement] = _with_other_periods(texts, statement, pages)
     return StatementPages(**found)
+
+
+def _with_other_periods(texts: list[str], statement: str, pages: list[int]) -> list[int]:
+    """The pages and a neighbour that prints the same statement again under its own title: a
+    release prints the quarter's statement of earnings and then the year to date's on the next
+    page. Only a page whose head has this statement's title alone counts."""
+    out = list(pages)
+    for neighbour in (pages[0] - 1, pages[-1] + 1):
+        if not 0 <= neighbour < len(texts) or neighbour in out:
+            continue
+        head = _head(texts[neighbour])
+        titles = [name for name, title in _TITLES.items() if title.search(head)]
+        if titles == [statement] and score_page(texts[neighbour], statement) > 0:
+            out.append(neighbour)
+    return sorted(out)

@@ -19,6 +19,11 @@ statements endpoint) give:
   (`validate.py`); `unverified`: statement -> period -> why, for the failed ones. An unverified
   period's figures are flagged wherever they are used.
 * `pages`: statement -> pages parsed.
+* `rows`: statement -> every row as printed ({label, section (the heading above it), page,
+  cells: period -> USD millions}), for lines no canonical key stands for ("Services" under
+  "Net sales").
+* `period_ends`: period label -> the date its column header prints as its end (ISO), where it
+  prints one: "Q2 2023" -> "2022-12-31" for a fiscal year ending in June.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ CANONICAL_KEYS: dict[str, frozenset[str]] = {
             "accounts_payable",
             "total_current_liabilities",
             "long_term_debt",
+            "short_term_debt",
+            "current_debt",
             "total_liabilities",
             "shareholders_equity",
             "total_equity",
@@ -115,6 +122,10 @@ class FinancialStatements:
     note: str = ""  # why there are no statements, when there are none
     validation: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
     """statement -> period -> {status: verified | failed | unchecked, identity, detail}"""
+    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """statement -> every row as printed: {label, section, page, cells: {period: USD millions}}"""
+    period_ends: dict[str, str] = field(default_factory=dict)
+    """period label -> the date it ends on, ISO ("Q2 2023": "2022-12-31"), where printed"""
 
     def unverified(self) -> dict[str, dict[str, str]]:
         """statement -> period -> why, where an accounting identity failed."""
@@ -145,6 +156,8 @@ class FinancialStatements:
             "unit": self.unit,
             "fiscal_years": list(self.fiscal_years),
             "units_as_printed": dict(self.units),
+            "period_ends": dict(self.period_ends),
+            "rows": {k: list(v) for k, v in self.rows.items()},
             "validation": {k: dict(v) for k, v in self.validation.items()},
             "unverified": self.unverified(),
         }

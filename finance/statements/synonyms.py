@@ -157,6 +157,21 @@ RULES: dict[str, dict[str, _R]] = {
             ),
             (r"^(non-?current )?term debt$", 2),
         ],
+        # Debt due within a year: borrowings that are short-term by nature, and the part of
+        # the long-term debt that falls due (a filing prints either, both, or one line for both).
+        "short_term_debt": [
+            (r"^(short-term|current) (debt|borrowings)\b", 0),
+            (r"^(loans|notes|loans and notes|bank loans) payable$", 1),
+            (r"^commercial paper$", 1),
+        ],
+        "current_debt": [
+            (
+                r"^current (portion|maturities|installments) of (long-term |term )?"
+                r"(debt|borrowings)",
+                0,
+            ),
+            (r"^long-term (debt|borrowings),? (classified as current|due within one year)", 0),
+        ],
         "total_liabilities": [(r"^total liabilities$", 0)],
         "shareholders_equity": [
             (
@@ -279,12 +294,28 @@ _PER_SHARE_HEADING = re.compile(r"\b(earnings|income|loss|eps)\b.*\bper\b.*\bsha
 _BASIS = re.compile(r"\b(basic|diluted)\b")
 
 
+_BARE_DEBT = re.compile(r"^(term )?(debt|borrowings)$")
+_CURRENT_LIABILITIES = re.compile(r"(?<!non-)(?<!non)\bcurrent liabilities\b")
+
+
+def _current_debt_row(statement: str, label: str, section: str) -> bool:
+    """A bare "Term debt" printed under "Current liabilities": the part of the debt due within
+    a year (the same words under "Non-current liabilities" are the long-term debt)."""
+    return (
+        statement == "balance_sheet"
+        and _BARE_DEBT.match(normalise_label(label)) is not None
+        and _CURRENT_LIABILITIES.search(normalise_label(section)) is not None
+    )
+
+
 def match_row(statement: str, label: str, section: str = "") -> list[tuple[str, int]]:
     """All (key, rank) a row could stand for, given the heading it is printed under.
 
     Under a per-share heading ("Earnings per common share - diluted:", "Net income per share:")
     the rows are amounts per share: the net income line there is EPS (basic or diluted, as the
     label or else the heading says), and no row is a line of the statement in millions."""
+    if _current_debt_row(statement, label, section):
+        return [("current_debt", 0)]
     matches = match_label(statement, label)
     heading = normalise_label(section)
     if statement != "income_statement" or not _PER_SHARE_HEADING.search(heading):

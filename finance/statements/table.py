@@ -77,12 +77,30 @@ def group_lines(words: list[Word]) -> list[list[Word]]:
     return [sorted(line, key=lambda w: float(w["x0"])) for line in lines]
 
 
+_FRAGMENT = re.compile(r"^\$?\(?\$?\d{1,3}$")
+_FRAGMENT_REST = re.compile(r"^[\d,.]")
+_FRAGMENT_GAP = 1.0
+"""Some releases print an amount as two words that touch ("2" "4,020", "6" "7.8"): joined when
+the gap is under a point and the two make one well-formed number."""
+
+
+def _split_number(prev: Word, word: Word) -> bool:
+    if float(word["x0"]) - float(prev["x1"]) >= _FRAGMENT_GAP:
+        return False
+    first, rest = str(prev["text"]), str(word["text"])
+    if not (_FRAGMENT.match(first) and _FRAGMENT_REST.match(rest)):
+        return False
+    return _CELL.match(first + rest) is not None
+
+
 def _merge_tokens(line: list[Word]) -> list[Word]:
-    """Join "$", "(" and ")" tokens with the number beside them."""
+    """Join "$", "(" and ")" tokens with the number beside them, and a number printed as two
+    touching words."""
     out: list[Word] = []
     for word in line:
         text = str(word["text"])
-        if out and (str(out[-1]["text"]) in {"$", "(", "$(", "($"} or text in {")", "%", ")%"}):
+        joins = out and (str(out[-1]["text"]) in {"$", "(", "$(", "($"} or text in {")", "%", ")%"})
+        if out and (joins or _split_number(out[-1], word)):
             prev = out[-1]
             if float(word["x0"]) - float(prev["x1"]) < 12:
                 out[-1] = {

@@ -7,6 +7,7 @@ from typing import Any
 from agents.runtime import Tool, ToolContext, ToolError
 from finance.models import Document
 from finance.research import sources
+from finance.statements.parts import printed_part
 from finance.tools.workspace import document_of, workspace_of
 
 PAGE_CHARS = 6000
@@ -91,10 +92,12 @@ def get_statements(arguments: dict[str, Any], context: ToolContext) -> dict[str,
         )
     wanted = arguments.get("statement")
     names = [wanted] if wanted else ["income_statement", "balance_sheet", "cash_flow"]
+    line, part = arguments.get("line"), arguments.get("part")
     out: dict[str, Any] = {
         "document": document.name,
         "unit": f"{found.get('currency', 'USD')} {found.get('unit', 'millions')}",
         "fiscal_years": found.get("fiscal_years", []),
+        "period_ends": found.get("period_ends") or {},
     }
     for name in names:
         items = found.get(name) or {}
@@ -104,6 +107,15 @@ def get_statements(arguments: dict[str, Any], context: ToolContext) -> dict[str,
         }
         pages = sorted({cell["page"] for years in items.values() for cell in years.values()})
         out[f"{name}_pages"] = pages
+        # A statement carried over two pages: the values printed on a later page, by page.
+        later = {
+            key: {year: cell["page"] for year, cell in years.items() if cell["page"] != pages[0]}
+            for key, years in items.items()
+        }
+        out[f"{name}_cell_pages"] = {key: years for key, years in later.items() if years}
+        if line in items and part:
+            rows = (found.get("rows") or {}).get(name) or []
+            out[f"{name}_part"] = printed_part(rows, out[name][line], str(part))
     return out
 
 
@@ -145,12 +157,21 @@ DOCUMENT_TOOLS = (
     ),
     Tool(
         "get_statements",
-        "The canonical income statement, balance sheet and cash flow (USD millions) by year.",
+        "The canonical income statement, balance sheet and cash flow (USD millions) by year; "
+        "with line and part, the printed row that is that part of the line (or null).",
         {
             "type": "object",
             "properties": {
                 "document_id": DOCUMENT_ID,
                 "statement": {"enum": ["income_statement", "balance_sheet", "cash_flow"]},
+                "line": {
+                    "type": "string",
+                    "description": "A canonical line (e.g. revenue) of which to find a part.",
+                },
+                "part": {
+                    "type": "string",
+                    "description": "The part's words (e.g. 'services'): its own printed row.",
+                },
             },
             "required": ["document_id"],
             "additionalProperties": False,
