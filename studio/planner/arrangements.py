@@ -160,6 +160,26 @@ def each_side(scene: Scene, names: list[str], target: str) -> Scene:
     return scene
 
 
+def each_own(scene: Scene, names: list[str], targets: list[str]) -> Scene:
+    """Copies shared out evenly over several targets, each share on either side of its own (two
+    chairs at each of two tables); a target and its share move right until they clear the group
+    before them."""
+    share = len(names) // len(targets)
+    edge: float | None = None
+    for index, target in enumerate(targets):
+        group = names[index * share : (index + 1) * share]
+        scene = each_side(scene, group, target)
+        lows = [float(bounds(scene, name)[0][0]) for name in (target, *group)]
+        if edge is not None and min(lows) < edge + GAP:
+            shift = edge + GAP - min(lows)
+            for name in (target, *group):
+                low, high = bounds(scene, name)
+                x, z = float(low[0] + high[0]) / 2 + shift, float(low[2] + high[2]) / 2
+                scene = move(scene, name, x, float(low[1]), z)
+        edge = max(float(bounds(scene, name)[1][0]) for name in (target, *group))
+    return scene
+
+
 def flank(scene: Scene, subject: str, left: str, right: str) -> Scene:
     """Put `left` and `right` on either side of `subject` (a lamp between two chairs)."""
     low, high = bounds(scene, subject)

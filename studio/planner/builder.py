@@ -28,7 +28,7 @@ from studio.planner.lighting import AREA_NOTE
 from studio.planner.lights import lights_for, linear_colour
 from studio.planner.shapes import spec_shape
 from studio.planner.specs import LightingSpec, ObjectSpec, ParsedRequest, RelationSpec
-from studio.planner.tabletop import beside_on_top, resting_spot, spread_on_top
+from studio.planner.tabletop import beside_on_top, clear_spot, resting_spot, spread_on_top
 from studio.planner.uploads import Uploads, as_mesh, current_resolver, stand_in
 from studio.scene.geometry import object_bounds, world_bounds
 from studio.scene.materials import DENSITY, preset
@@ -125,6 +125,9 @@ def place(scene: Scene, name: str, relation: str, target: str) -> Scene:
     built = Built(scene=scene)
     if relation in ("on", "inside"):
         _on(built, ObjectSpec(noun=scene.object(name).category), [name], relation, [target])
+        category = CATALOGUE.get(scene.object(target).category)
+        if relation == "on" and (category is None or category.floor is None):
+            built.scene = clear_spot(built.scene, target, name)
     elif relation == "against":
         built.scene = arrange.against(scene, name, target)
     elif relation in GROUND_RELATIONS:
@@ -275,8 +278,11 @@ def _relative(parsed: ParsedRequest, built: Built, index: int, relation: Relatio
             return
         built.scene = arrange.flank(built.scene, bases[0], targets[0], second[0])
         return
+    shared_out = len(targets) > 1 and len(bases) % len(targets) == 0
     if relation.kind == "around":
         built.scene = arrange.around(built.scene, bases, targets[0])
+    elif relation.kind == "next_to" and shared_out:
+        built.scene = arrange.each_own(built.scene, bases, targets)
     elif relation.kind == "each_side" or (relation.kind == "next_to" and len(bases) > 1):
         built.scene = arrange.each_side(built.scene, bases, targets[0])
     elif relation.kind == "against":

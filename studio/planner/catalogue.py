@@ -23,6 +23,8 @@ TYPO_SCORE = 80.0
 """How close (0-100) a misspelt word must be to a catalogue word to be read as it."""
 TYPO_MARGIN = 5.0
 """A misspelling close to two different objects is ambiguous and stays unknown."""
+VERB_ENDINGS = ("ing", "ed")
+"""Endings of verb forms ("coming", "painted"): such a word misspells a noun with the ending."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,8 @@ def match_noun(word: str) -> str | None:
 
 def _closest(word: str) -> str | None:
     single = [w for w in WORDS if " " not in w and abs(len(w) - len(word)) <= 2]
+    ending = next((end for end in VERB_ENDINGS if word.endswith(end)), "")
+    single = [w for w in single if w.endswith(ending)]  # "coming" is no misspelt coin
     found = process.extract(word, single, scorer=fuzz.ratio, limit=6)
     close = [(WORDS[w], score) for w, score, _ in found if score >= TYPO_SCORE - _short(word)]
     if not close:

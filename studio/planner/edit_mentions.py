@@ -7,7 +7,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import cast
 
-from studio.planner.catalogue import CATALOGUE, match_noun
+from studio.planner.catalogue import CATALOGUE, match_noun, match_phrase
 from studio.planner.edit_tables import (
     ADD_WORDS,
     COUNTS,
@@ -18,7 +18,7 @@ from studio.planner.edit_tables import (
     SUBJECTS,
     UNITS_M,
 )
-from studio.planner.modifiers import modifies_next
+from studio.planner.modifiers import modifies_next, said_as_verb
 from studio.planner.references import (
     POSITIONS,
     PRONOUNS_MANY,
@@ -45,6 +45,8 @@ class Mention:
     names: list[str] = field(default_factory=list)
     restated: bool = False
     """'a red ball' said again of the ball already there: neither added nor changed."""
+    placed: list[str] = field(default_factory=list)
+    """Where a place said after the noun puts it ('the one on the left': left)."""
 
     @property
     def end(self) -> int:
@@ -63,6 +65,8 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
             continue
         if word in MODALS and index + 1 < len(words) and words[index + 1] in SUBJECTS:
             continue
+        if said_as_verb(words, index):
+            continue  # "make the lamp stand by the sofa"
         if not (
             word in scope.names()
             or noun_key(word)
@@ -89,6 +93,8 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
             if token in (",", ";", ".", ":") or RELATIONS.get((token,)) or token in ADD_WORDS:
                 if token in ADD_WORDS and (token in INDEFINITE or token == "more"):
                     determiner = token
+                elif token in NEXT_COPY and words[back - 1 : back] in (["a"], ["an"]):
+                    determiner = "another"  # "add a second monitor"
                 break
             modifiers.insert(0, token)
         kind = noun_key(word)
@@ -114,18 +120,53 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
         restated = not new and determiner in ("a", "an") and not adding and (kind or existing)
         restated = restated and word not in PRONOUNS_ONE | PRONOUNS_MANY
         plural = is_plural(word) or word in PRONOUNS_MANY
-        found.append(Mention(index, word, determiner, modifiers, new, plural, restated=restated))
+        placed = placed_after(words, index + 1)
+        found.append(
+            Mention(
+                index, word, determiner, modifiers, new, plural, restated=restated, placed=placed
+            )
+        )
     taken: list[str] = []
     for mention in found:
         if not mention.new:
-            mention.names = resolve(scope, mention.head, mention.modifiers, mention.plural)
+            said = [*mention.modifiers, *mention.placed]
+            mention.names = resolve(scope, mention.head, said, mention.plural)
             if "other" in mention.modifiers and taken:  # "the other one": not the one just named
                 rest = [m for m in mention.modifiers if m != "other"]
                 left = [n for n in resolve(scope, mention.head, rest, True) if n not in taken]
                 if left:
                     mention.names = left if mention.plural else left[:1]
             taken += mention.names
+    _same_kind_it(found, scope)
     return found
+
+
+NEXT_COPY = {"second", "third", "fourth", "fifth"}
+PLACED_AFTER: dict[tuple[str, ...], set[str]] = {
+    ("on", "the"): {"left", "right"},
+    ("in", "the"): {"middle", "centre", "center", "front", "back"},
+    ("at", "the"): {"front", "back", "top", "bottom", "end"},
+}
+"""'the one on the left', 'the chair in the middle': a place said after the noun picks one."""
+
+
+def placed_after(words: list[str], index: int) -> list[str]:
+    """The position word of a place phrase right after a noun ('on the left': left), unless the
+    phrase goes on to name a thing ('on the left of the sofa' is a relation)."""
+    place = PLACED_AFTER.get(tuple(words[index : index + 2]), set())
+    word = words[index + 2] if index + 2 < len(words) else ""
+    if word not in place or words[index + 3 : index + 4] == ["of"]:
+        return []
+    return ["last" if word == "end" else word]
+
+
+def _same_kind_it(found: list[Mention], scope: Scope) -> None:
+    """'add another chair next to it': 'it' is the chair already there, not what the talk was
+    about before."""
+    for copy, pronoun in itertools.pairwise(found):
+        kind = scope.of_kind(copy.head) if copy.new and noun_key(copy.head) else []
+        if pronoun.head == "it" and copy.determiner == "another" and kind:
+            pronoun.names = [kind[-1]["name"]]
 
 
 def _counted(word: str) -> bool:
@@ -134,8 +175,11 @@ def _counted(word: str) -> bool:
 
 
 def _relation_between(words: list[str], start: int, end: int) -> str:
-    """The relation phrase (on, next to, left of...) in words[start:end], or ""."""
+    """The relation phrase (on, next to, left of...) in words[start:end], or "" ('on the floor'
+    says where, not what it is on)."""
     for index in range(start, end):
+        if words[index : index + 3] in (["on", "the", "floor"], ["on", "the", "ground"]):
+            continue
         for phrase in sorted(RELATIONS, key=len, reverse=True):
             if tuple(words[index : index + len(phrase)]) == phrase and index + len(phrase) <= end:
                 return RELATIONS[phrase]
@@ -180,6 +224,8 @@ def spelled(words: list[str], scope: Scope) -> list[str]:
             continue
         if noun_key(word) or word in scope.names() or word in words_not_objects():
             continue
+        if match_phrase(words, index) is not None:
+            continue  # "a bean bag": the first word of a name, not a misspelt "beam"
         key = match_noun(word)
         if key is not None:
             fixed[index] = key if noun_key(key) else CATALOGUE[key].words[0]

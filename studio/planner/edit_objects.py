@@ -98,7 +98,8 @@ def _add(
     if is_upload(mention.head):  # "my bunny": the upload wins over a catalogue noun
         article = f"{count} of my" if count > 1 else "my"
     said = noun.replace("-", " ") if noun in CATALOGUE else noun  # "desk-lamp": "desk lamp"
-    said, noun = kind_phrase(mention.modifiers, said, noun)  # "a small round table": round
+    named, key = kind_phrase(mention.modifiers, mention.head, noun)  # "a bean bag": not a bag
+    said, noun = (named, key) if key != noun else kind_phrase(mention.modifiers, said, noun)
     sizes = size_words(mention.modifiers)
     description = " ".join([article, *sizes, *loose, *style_words(mention.modifiers), said])
     arguments = {"description": description, **where}
@@ -160,8 +161,8 @@ def _count_of(mention: Mention, words: list[str]) -> int:
     if mention.determiner.isdigit():
         return max(1, min(int(mention.determiner), 20))
     before = words[mention.start - 2] if mention.start >= 2 else ""
-    if words[mention.start - 1 : mention.start] == ["more"] and before in COUNTS:
-        return COUNTS[before]
+    if words[mention.start - 1 : mention.start] == ["more"] and _number(before):
+        return max(1, min(_number(before) or 1, 20))  # "two more chairs", "add 2 more chairs"
     return 1
 
 
@@ -180,9 +181,12 @@ def no_object(words: list[str], scope: Scope) -> bool:
 
 def remove(text: str, mentions: list[Mention], scope: Scope, plan: EditPlan) -> None:
     names: list[str] = []
+    words = words_of(text)
     for mention in mentions:
-        resolved = mention.names or resolve(scope, mention.head, mention.modifiers, mention.plural)
-        some = _some_of(words_of(text), mention)
+        said = [*mention.modifiers, *mention.placed]
+        resolved = mention.names or resolve(scope, mention.head, said, mention.plural)
+        resolved = _standing_where_said(words, mention, resolved, scope)
+        some = _some_of(words, mention)
         if some is not None and some < len(resolved):  # "remove one of the mugs": the last one
             resolved = resolved[len(resolved) - some :]
         names += [name for name in resolved if name not in names]
@@ -192,6 +196,24 @@ def remove(text: str, mentions: list[Mention], scope: Scope, plan: EditPlan) -> 
         names = list(scope.focus)
     for name in names:
         plan.calls.append(Call("delete_object", {"name": name}, f"removed {name}"))
+
+
+FLOOR = (["on", "the", "floor"], ["on", "the", "ground"])
+
+
+def _standing_where_said(
+    words: list[str], mention: Mention, names: list[str], scope: Scope
+) -> list[str]:
+    """'the bags on the floor': those of the named objects standing on the floor (all of them
+    when none is, or when no floor is said)."""
+    if words[mention.end : mention.end + 3] not in FLOOR:
+        return names
+    grounded = [n for n in names if float(scope.get(n).get("position", [0, 0, 0])[1]) < FLOORED]
+    return grounded or names
+
+
+FLOORED = 0.02
+"""Metres above the floor an object's bottom may be and still stand on it."""
 
 
 def swap(words: list[str], mentions: list[Mention], scope: Scope, plan: EditPlan) -> None:

@@ -10,6 +10,7 @@ from studio.planner.edit_tables import (
     ADJECTIVES,
     COMPARATIVES,
     COUNTS,
+    GROW,
     HEDGES,
     MULTIPLES,
     ROLE_WORDS,
@@ -19,6 +20,12 @@ from studio.planner.edit_tables import (
 )
 from studio.planner.references import Scope
 
+REFERRING = {"the", "this", "that", "these", "those"}
+"""Determiners that make a comparative pick a thing ("the bigger one") rather than resize it."""
+RAISE = {"raise", "heighten"}
+"""Verbs that make a thing standing on the floor taller ("raise the desk by 10 cm")."""
+PLACE_AFTER_IN = {"a", "an", "the", "it", "them", "this", "that", "my", "front", "there", "here"}
+"""Words after 'in' that make it a preposition, not inches."""
 MOVE_WORDS = ("closer", "further", "to", "left", "right", "up", "down", "away")
 """Words after a length that make it a distance to move, not a size."""
 
@@ -89,6 +96,25 @@ def _set(new: list[float], base: list[float], role: str, value: float, uniform: 
 NUMBER_WORDS = {w: n for w, n in COUNTS.items() if w not in ("pair", "couple", "dozen")}
 
 
+FEET_INCHES = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(?:'|ft|feet|foot)\s*(\d+(?:\.\d+)?)"
+    r"(?:\s*(?:\"|''|in\b|inch\b|inches\b)|(?=\s*(?:$|[,.;!?]|tall|high|wide|long|deep)))"
+)
+FEET = re.compile(r"(\d+(?:\.\d+)?)\s*'(?!')")
+INCHES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:\"|'')")
+
+
+def metric_lengths(text: str) -> str:
+    """Feet and inches written together as one length in metres ("6'6\"", "2ft 6in" ->
+    "1.9812 m", "0.762 m"), and the marks alone as units ("3'" -> "3 ft", '10"' -> "10 in"), so
+    no part of a length reads as a count."""
+    text = FEET_INCHES.sub(
+        lambda m: f"{float(m.group(1)) * 0.3048 + float(m.group(2)) * 0.0254:.4f} m", text
+    )
+    text = FEET.sub(lambda m: f"{m.group(1)} ft", text)
+    return INCHES.sub(lambda m: f"{m.group(1)} in", text)
+
+
 def _digits(text: str) -> str:
     """'one metre high' -> '1 metre high': a number word before a unit, as digits."""
     words = "|".join(NUMBER_WORDS)
@@ -109,6 +135,8 @@ def _absolute_sizes(text: str) -> list[tuple[str, float]]:
         by = text[: match.start()].split()[-1:] == ["by"]
         if by or after in COMPARATIVES or after in MOVE_WORDS or after == "lower":
             continue  # "by 10 cm", "10 cm taller", "30 cm to the left": not a size
+        if match.group(2) == "in" and after in PLACE_AFTER_IN:
+            continue  # "the red one in a sunny spot", "put 2 in the box": 'in' is no inch
         before = text[: match.start()].split()[-1:] or [""]
         role = role or ROLE_WORDS.get(before[0], "size")
         found.append((role, float(match.group(1)) * UNITS_M[match.group(2)]))
@@ -147,8 +175,14 @@ def _relative_sizes(text: str, words: list[str]) -> list[tuple[str, float, float
                 "height",
                 SHRINK,
             )  # "lower the table", "a bit lower": not "the lower cube"
-        elif word in COMPARATIVES:
-            role, factor = COMPARATIVES[word]
+        elif (
+            word in RAISE
+            and following in DETERMINERS | {"it", "them"}
+            and re.search(r"\bby\s+\d", text)
+        ):
+            role, factor = "height", GROW  # "raise the bench by 6 inches": a taller bench
+        elif word in COMPARATIVES and (index == 0 or words[index - 1] not in REFERRING):
+            role, factor = COMPARATIVES[word]  # not "the smaller box": that names one
         else:
             continue
         if word in ("higher",) and re.search(r"\b(?:move|lift|raise)\b", text):

@@ -15,6 +15,10 @@ from studio.planner.vocabulary import COLOURS, LIGHT_HEAD_MOODS, MOOD_WORDS, SHA
 from studio.scene.materials import ALIASES
 
 HEX = re.compile(r"#(?:[0-9a-f]{3}){1,2}")
+SPOT_WORDS = {"spotlight", "spotlights"}
+AIMING = re.compile(r"\b(?:add|put|shine|point|aim|place|give)\b")
+SPOT_INTENSITY = 40.0
+"""Candela of a spot aimed at one object (as bright as the spot a first request builds)."""
 
 
 def is_style_word(word: str) -> bool:
@@ -69,6 +73,12 @@ def restyle(
         for index in range(
             mention.start - len(mention.modifiers), mention.end + len(loose_style(words, mention))
         )
+    }
+    inside_new |= {  # "make the red one 30 in tall": 'red' says which, it changes nothing
+        index
+        for mention in mentions
+        if not mention.new
+        for index in range(mention.start - len(mention.modifiers), mention.start)
     }
     style = [
         word
@@ -147,3 +157,27 @@ def relight(words: list[str], plan: EditPlan) -> None:
             factor = BRIGHTNESS[word]
             plan.calls.append(Call("scale_lights", {"factor": factor}, f"made the lights {word}"))
             return
+
+
+def spotlight(words: list[str], mentions: list[Mention], scope: Scope, plan: EditPlan) -> bool:
+    """'add a spotlight on the red one': a spot above and in front of what the request names
+    (else what the talk is about), aimed at its top; False when the request adds no spot."""
+    text = " ".join(words)
+    if not (SPOT_WORDS & set(words) or "spot light" in text) or not AIMING.search(text):
+        return False
+    named = [name for mention in mentions if not mention.new for name in mention.names]
+    chosen = [name for name in named or scope.focus if name in scope.names()]
+    if not chosen:
+        return False
+    item = scope.get(chosen[0])
+    x, bottom, z = (float(v) for v in item["position"])
+    aim = [round(x, 4), round(bottom + float(item["size"][1]), 4), round(z, 4)]
+    arguments = {
+        "name": f"spot-{item['name']}",
+        "kind": "spot",
+        "intensity": SPOT_INTENSITY,
+        "position": [round(aim[0] + 0.8, 4), round(aim[1] + 2.8, 4), round(aim[2] + 0.8, 4)],
+        "target": aim,
+    }
+    plan.calls.append(Call("add_light", arguments, f"added a spotlight on {item['name']}"))
+    return True

@@ -48,7 +48,8 @@ DEFINITE = {"the", "this", "that", "these", "those", "my", "all", "both", "every
 # --- colour, material, lighting ----------------------------------------------------------------
 
 MATERIAL_WORDS = {*PRESETS, *ALIASES}
-LIGHT_WORDS = {"light", "lights", "lighting", "lit", "mood", "atmosphere", "ambience"}
+LIGHT_WORDS = {"light", "lights", "lighting", "lit", "mood", "atmosphere", "ambience", "hour"}
+"""Words that make a mood word about the light ("golden hour", "warm light"), not a colour."""
 SKY_MOODS = {"sunset", "evening", "dusk", "night", "daylight", "dramatic", "moody", "sunny"}
 WARMER = {"warmer": "warm", "cooler": "cool", "colder": "cool"}
 BRIGHTNESS = {

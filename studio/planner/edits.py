@@ -32,8 +32,8 @@ from studio.planner.edit_objects import (
     swap,
 )
 from studio.planner.edit_plan import Call, EditPlan
-from studio.planner.edit_sizes import resize
-from studio.planner.edit_styles import relight, restyle
+from studio.planner.edit_sizes import metric_lengths, resize
+from studio.planner.edit_styles import relight, restyle, spotlight
 from studio.planner.edit_verbs import (
     EACH_SIDE,
     EDIT_VERBS,
@@ -48,6 +48,7 @@ from studio.planner.edit_verbs import (
     UNDO,
     words_of,
 )
+from studio.planner.paraphrases import plain_text
 from studio.planner.references import Scope, extra_nouns, is_upload, noun_key, scope_for
 
 
@@ -64,7 +65,7 @@ def plan_edits(
 
 
 def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str]) -> EditPlan:
-    text = " ".join(request.lower().split())
+    text = metric_lengths(" ".join(plain_text(request).lower().split()))
     if over := START_OVER.search(text):
         rest = (text[: over.start()] + " " + text[over.end() :]).strip(" ,:;.-!")
         rest = re.sub(r"^(?:(?:and|with|now|then|ok|okay|please|let's|lets)\b[\s,:]*)+", "", rest)
@@ -87,6 +88,8 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     plan = EditPlan()
     mentions = read_mentions(words, scope)
     relight(words, plan)
+    if spotlight(words, mentions, scope, plan):
+        return plan
     if SWAP.search(text) and any(m.new for m in mentions) and any(m.names for m in mentions):
         swap(words, mentions, scope, plan)
         return plan

@@ -13,7 +13,7 @@ The grammar (documented for people in README "Studio requests"):
     relation  := on [top of] | under | next to | beside | left of | right of | in front of |
                  behind | inside | in | into | around | between | on each side of | across |
                  against | in the middle of | in the corner | stacked on
-    arrange   := in a row | in a circle | in a grid | stacked | on top of each other | in a pyramid
+    arrange   := in a row | in a circle | in a grid | in two rows of 3 | stacked | in a pyramid
     lighting  := [under | with | in] [mood | 3000 K | spot | area]* (light | spotlight | daylight
                  | sun | bulb | softbox ...) [from the (left | right | above | behind | front)]
 
@@ -34,12 +34,20 @@ from collections.abc import Mapping
 
 from studio.planner import lighting as light_words
 from studio.planner import vocabulary
-from studio.planner.catalogue import CATALOGUE, match_noun, match_phrase
+from studio.planner.catalogue import match_noun, match_phrase
 from studio.planner.corrections import apply_corrections
-from studio.planner.grammar_refs import copies, each_owner, mentioned, standing_before
-from studio.planner.modifiers import modifies_next
+from studio.planner.grammar_refs import (
+    copies,
+    each_owner,
+    mentioned,
+    one_per_side,
+    one_set_each,
+    open_containers,
+    standing_before,
+)
+from studio.planner.modifiers import modifies_next, said_as_verb
 from studio.planner.numbers import QuantityError, read_length, read_number, tokens, unit_metres
-from studio.planner.paraphrases import rewrite
+from studio.planner.paraphrases import plain_text, rewrite
 from studio.planner.quantities import check_count, check_sizes, scaled_sizes
 from studio.planner.readers import (
     SEPARATORS,
@@ -85,14 +93,14 @@ def parse_request(text: str, extra_nouns: Mapping[str, str] | None = None) -> Pa
     for word, key in extra.items():
         if "." in word:  # the exact file name: the upload, whatever the catalogue has
             text = re.sub(re.escape(word), f" uploaded {key} ", text, flags=re.IGNORECASE)
-    words = rewrite(apply_corrections(tokens(text)))
+    words = rewrite(apply_corrections(tokens(plain_text(text))))
     reader = _Reader(parsed, {w: k for w, k in extra.items() if "." not in w})
     try:
         for clause in _clauses(words):
             reader.clause(clause)
-        _open_containers(parsed)
+        open_containers(parsed)
         raised_variants(parsed)
-        _one_per_side(parsed)
+        one_per_side(parsed)
         for spec in parsed.objects:
             spec.sizes = (
                 spec.sizes if spec.upload else scaled_sizes(spec.noun, spec.sizes, spec.scale)
@@ -108,26 +116,6 @@ def parse_request(text: str, extra_nouns: Mapping[str, str] | None = None) -> Pa
             f"no object I know in {text.strip()[:200]!r}{named}; try 'a red ball on a table'"
         )
     return parsed
-
-
-def _one_per_side(parsed: ParsedRequest) -> None:
-    """'a lamp on each side of the sofa' is one lamp per side: two."""
-    for relation in parsed.relations:
-        if relation.kind == "each_side" and parsed.objects[relation.subject].count == 1:
-            parsed.objects[relation.subject].count = 2
-
-
-def _open_containers(parsed: ParsedRequest) -> None:
-    """An open box, or a box something goes inside, is modelled open (its catalogue variant)."""
-    inside = {relation.target for relation in parsed.relations if relation.kind == "inside"}
-    for index, spec in enumerate(parsed.objects):
-        if spec.upload:
-            continue
-        variant = CATALOGUE[spec.noun].open
-        if variant and (spec.open or index in inside):
-            if not spec.open:
-                parsed.notes.append(f"the {spec.noun} is modelled open so things can go inside")
-            spec.noun, spec.open = variant, True
 
 
 def parse_colour(text: str) -> Srgb | None:
@@ -191,8 +179,10 @@ class _Reader:
             if arranged is not None:
                 kind, used = arranged
                 grid = read_grid(words, index)
-                if grid is not None and (last is None or parsed.objects[last].count == 1):
+                if grid and grid[0] and last is None:
                     pending.count = grid[0]  # "a 2 by 3 grid of crates"
+                elif grid and grid[0] and last is not None and parsed.objects[last].count == 1:
+                    parsed.objects[last].count = grid[0]  # "crates in a 3 by 3 grid"
                 self._arrange(last, pending, kind)
                 index += used
                 continue
@@ -305,12 +295,17 @@ class _Reader:
                 before = standing_before(parsed, relation[0])
                 parsed.relations.append(RelationSpec(*relation, before))
                 relation = None
+            measured = bool(pending.sizes) and pending.count is None
+            if last is not None and (
+                (word == "with" and not pending.empty()) or (word == "and" and measured)
+            ):  # "a desk 140cm wide with ...", "a desk 2 m long and ...": the desk's size
+                pending.flush_into(parsed.objects[last])
+                pending = Pending()
             if word == "with":
-                if last is not None and not pending.empty():  # "a desk 140cm wide with ...": its
-                    pending.flush_into(parsed.objects[last])
-                    pending = Pending()
                 listed = []
                 host = last
+            if one_set_each(parsed, words, index, host, last):
+                break
             if word not in FILLER and word not in JOINERS and word not in MARKS:
                 if not pending.empty() and word.isalpha() and not _next_is_noun(words, index):
                     self.parsed.unknown.append(word)
@@ -336,10 +331,11 @@ class _Reader:
         upload = self._upload_at(words, index)
         if upload is not None and self._is_upload(words, index):
             return upload
-        if words[index] in vocabulary.MODALS and words[index + 1 : index + 2] in [
+        asking = words[index] in vocabulary.MODALS and words[index + 1 : index + 2] in [
             [w] for w in SUBJECTS
-        ]:
-            return None  # "can you ...", "can u do ...": a question, not a tin can
+        ]  # "can you ...", "can u do ...": a question, not a tin can
+        if asking or said_as_verb(words, index):  # "a lamp stands by the sofa": a verb
+            return None
         phrase = match_phrase(words, index)
         if phrase is not None:
             self._no_upload(words, index, phrase[1], phrase[0])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from studio.planner.catalogue import match_phrase
 from studio.planner.specs import LightingSpec
 from studio.planner.vocabulary import (
     DIRECTIONS,
@@ -26,6 +27,9 @@ ARTICLES = {"a", "an", "the", "some"}
 HEDGES = {"ish", "very", "slightly", "quite", "really", "kinda", "rather", "fairly"}
 """Words that soften a mood inside a lighting phrase without ending it."""
 TARGETS = {"on", "onto", "over", "at", "above", "towards", "pointing"}
+ARRIVING = {"coming", "comes", "streaming", "streams", "pouring", "falling", "shining", "in",
+            "through"}  # fmt: skip
+"""Words between a light and where it comes from ("daylight coming in from the left")."""
 AREA_NOTE = "area lights and softboxes are not in the scene model: a wide, soft spotlight stands in"
 
 
@@ -67,6 +71,9 @@ def read_lighting(
             break
     head = words[position] if position < len(words) else ""
     after = words[position + 1] if position + 1 < len(words) else ""
+    named = match_phrase(words, position) if head else None
+    if named is not None and named[1] > 1:
+        return None  # "a sun lounger", "a sun umbrella": a thing named after a light
     if head == "light" and after in ("blue", "grey", "gray", "green", "wood", "brown", "pink"):
         return None  # "a light blue ball": a shade, not a light
     if kind == "area" and words[position - 1] == "box":
@@ -96,6 +103,9 @@ def read_lighting(
 
 
 def _direction(words: list[str], index: int) -> tuple[str, int]:
+    start = index
+    while index < len(words) and words[index] in ARRIVING and "from" in words[index : index + 4]:
+        index += 1
     if index < len(words) and words[index] == "from":
         position = index + 1
         while position < len(words) and words[position] in ("the", "a", "its"):
@@ -103,9 +113,9 @@ def _direction(words: list[str], index: int) -> tuple[str, int]:
         word = words[position] if position < len(words) else ""
         if word in DIRECTIONS:
             return {"top": "above", "back": "behind", "side": "left"}.get(word, word), (
-                position - index + 1
+                position - start + 1
             )
-    if index < len(words) and words[index] in ("above", "overhead"):
+    if start < len(words) and words[start] in ("above", "overhead"):
         return "above", 1
     return "", 0
 

@@ -14,6 +14,10 @@ from collections.abc import Collection
 from functools import cache
 
 from studio.planner.catalogue import CATALOGUE, WORDS, match_phrase
+from studio.planner.numbers import read_number
+from studio.planner.vocabulary import VERB_NOUNS
+
+DETERMINERS = {"a", "an", "the", "this", "that", "these", "those", "my", "each", "every", "some"}
 
 
 @cache
@@ -24,6 +28,15 @@ def singular_names() -> frozenset[str]:
     return frozenset(names)
 
 
+def said_as_verb(words: list[str], index: int) -> bool:
+    """Whether words[index] names a thing only after an article or a count and has none ("a
+    lamp stands by the sofa": a verb; "a keyboard on a stand": a thing)."""
+    if words[index] not in VERB_NOUNS or index == 0:
+        return index == 0 and words[index] in VERB_NOUNS
+    before = words[index - 1]
+    return before not in DETERMINERS and read_number(words, index - 1) is None
+
+
 def modifies_next(words: list[str], index: int, used: int = 1, names: Collection[str] = ()) -> bool:
     """Whether the noun of `used` words at `index` stands right before another catalogue noun and
     so only says what kind of thing that one is ("display" in "a display shelf")."""
@@ -32,7 +45,7 @@ def modifies_next(words: list[str], index: int, used: int = 1, names: Collection
     if after >= len(words) or not words[after].isalpha() or said in names:
         return False
     following = match_phrase(words, after)
-    if following is None:
+    if following is None or said_as_verb(words, after):
         return False
     run = _is_noun(words, after + following[1]) or (index > 0 and _noun_ends_at(words, index))
     if run and said in WORDS:

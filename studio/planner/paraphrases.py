@@ -1,5 +1,10 @@
 """Ways of saying a relation the grammar reads in another form, rewritten before it reads them.
 
+Typed shorthands and accents become the plain words first (`plain_text`):
+
+    "a stool infront", "a sink nxt to it"  -> "a stool in front", "a sink next to it"
+    "a table w/ a cup", "a cosy café"      -> "a table with a cup", "a cosy cafe"
+
     "a bowl holding three oranges"     -> "a bowl with three oranges in it"
     "a box containing two balls"       -> "a box with two balls in it"
     "a basket filled with apples"      -> "a basket with apples in it"
@@ -20,8 +25,42 @@ Heights measured against a standing adult become lengths:
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from studio.planner.numbers import read_number
 
+SHORTHANDS = {
+    "infront": "in front",
+    "ontop": "on top",
+    "nxt": "next",
+    "nextto": "next to",
+    "w/": "with ",
+    "w/o": "without ",
+    "b/w": "between ",
+}
+"""Words run together or cut short as people type them, and what they stand for."""
+SHORTHAND = re.compile(
+    r"(?<![\w/])("
+    + "|".join(
+        re.escape(word) + ("" if word.endswith("/") else r"\b")
+        for word in sorted(SHORTHANDS, key=len, reverse=True)
+    )
+    + ")",
+    re.IGNORECASE,
+)
+
+SETTINGS = (
+    ("shop", "window", "display"),
+    ("shop", "window"),
+    ("store", "window"),
+    ("display", "window"),
+    ("window", "display"),
+    ("shop", "display"),
+    ("store", "display"),
+)
+"""Phrases that name where a scene is, not a thing in it (longest first): a shop window is a
+display, not a window frame to build."""
 HOLDING = {
     ("holding",): "in",
     ("containing",): "in",
@@ -40,12 +79,24 @@ PEOPLE = {"people", "persons", "guests", "diners", "adults", "kids", "children"}
 ENDS = {",", ";", ".", ":", "!", "?", "-", "and", "with", "under", "on", "next", "beside"}
 
 
+def plain_text(text: str) -> str:
+    """The request with accents dropped ("café" -> "cafe") and typed shorthands spelled out
+    ("infront" -> "in front", "w/" -> "with")."""
+    decomposed = unicodedata.normalize("NFD", text)
+    text = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return SHORTHAND.sub(lambda m: SHORTHANDS[m.group(1).lower()], text)
+
+
 def rewrite(words: list[str]) -> list[str]:
     """The words with every holding phrase turned into a with-phrase ('with <things> in it'),
-    and every height against the body ('waist high') into metres."""
+    every height against the body ('waist high') into metres, and settings left out."""
     out: list[str] = []
     index = 0
     while index < len(words):
+        setting = next((p for p in SETTINGS if tuple(words[index : index + len(p)]) == p), None)
+        if setting is not None:
+            index += len(setting)
+            continue
         phrase = next(
             (p for p in HOLDING if tuple(words[index : index + len(p)]) == p),
             None,

@@ -161,8 +161,8 @@ def read_arrangement(words: list[str], index: int) -> tuple[str, int] | None:
 
 
 def read_grid(words: list[str], index: int) -> tuple[int, int] | None:
-    """'in a 3 by 4 grid', 'a 2 x 3 grid of', 'a grid of 3 by 3': how many places, and the words
-    used."""
+    """'in a 3 by 4 grid', 'a 2 x 3 grid of', 'a grid of 3 by 3', 'in two rows of 3': how many
+    places (0 when the words do not say), and the words used."""
     position = index
     if words[index] in ("grid", "array") and words[index + 1 : index + 2] == ["of"]:
         rows = read_number(words, index + 2)
@@ -178,6 +178,8 @@ def read_grid(words: list[str], index: int) -> tuple[int, int] | None:
     if rows is None or (number_value(words[position]) is None and words[position] in ("a", "an")):
         return None
     after = position + rows[1]
+    if words[position - 1 : position] == ["in"] and words[after : after + 1] == ["rows"]:
+        return _rows_of(words, index, int(rows[0]), after + 1)
     if after + 2 >= len(words) or words[after] not in DIMENSION_JOINERS:
         return None
     columns = read_number(words, after + 1)
@@ -187,6 +189,14 @@ def read_grid(words: list[str], index: int) -> tuple[int, int] | None:
     if end < len(words) and words[end] == "of":
         end += 1
     return int(rows[0] * columns[0]), end - index
+
+
+def _rows_of(words: list[str], index: int, rows: int, after: int) -> tuple[int, int]:
+    """'in two rows of 3': six places; 'in two rows': the count said elsewhere (0 here)."""
+    columns = read_number(words, after + 1) if words[after : after + 1] == ["of"] else None
+    if columns is None or words[after + 1] in ("a", "an"):
+        return 0, after - index
+    return rows * int(columns[0]), after + 1 + columns[1] - index
 
 
 def read_attribute(words: list[str], index: int, pending: Pending) -> int:
@@ -318,7 +328,7 @@ def read_dimensions(words: list[str], index: int) -> tuple[list[float], int] | N
             break
         position += 1
         unit = unit_metres(words[position]) if position < len(words) else None
-        if unit is not None and words[position] != "in":
+        if unit is not None and (words[position] != "in" or _inches_end(words, position + 1)):
             position += 1
         else:
             unit = None
@@ -339,6 +349,13 @@ def read_dimensions(words: list[str], index: int) -> tuple[list[float], int] | N
         for v, s in zip(values, scales, strict=True)
     ]
     return metres, position - index
+
+
+def _inches_end(words: list[str], index: int) -> bool:
+    """Whether an 'in' before words[index] is inches ("48 x 24 in", "48 x 24 in wide"): it ends
+    the phrase, or a role word follows; 'in a row', 'in blue' keep it a preposition."""
+    following = words[index] if index < len(words) else ""
+    return not following or following in SEPARATORS or following in ROLES or following == "and"
 
 
 def _carried_unit(words: list[str], index: int, number: tuple[float, int] | None) -> float | None:

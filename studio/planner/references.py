@@ -8,6 +8,7 @@ objects with name, category, size [x, y, z] and position [x, bottom y, z].
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.planner.catalogue import WORDS
+from studio.planner.vocabulary import COLOURS
 
 SceneObjectView = dict[str, Any]
 COPY_SUFFIX = re.compile(r"-\d+$")
@@ -119,15 +121,17 @@ class Scope:
         return next(item for item in self.objects if item["name"] == name)
 
     def of_kind(self, word: str) -> list[SceneObjectView]:
-        """Objects a noun (or its plural, alias or a word of a name) stands for, in name order."""
+        """Objects a noun (or its plural, alias, a word of a name, or the end of a compound
+        kind: a workbench is a bench) stands for, in name order."""
         key = noun_key(word)
         found = []
         for item in self.objects:
             name = item["name"].lower()
             words = set(re.split(r"[-_ ]+", COPY_SUFFIX.sub("", name)))
+            category = str(item.get("category") or "")
             if (
                 word == name
-                or (key and (item.get("category") == key or key in words))
+                or (key and (category == key or key in words or category.endswith(key)))
                 or word in words
                 or word.rstrip("s") in words
             ):
@@ -224,6 +228,7 @@ def resolve(
         found = scope.of_kind(head)
     if not found:
         return []
+    found = _coloured(found, modifiers) or found
     chosen = _select(scope, found, modifiers)
     if chosen is not None:
         return chosen
@@ -233,6 +238,28 @@ def resolve(
         in_focus = [item["name"] for item in found if item["name"] in scope.focus]
         return in_focus[-1:] or [found[-1]["name"]]
     return [item["name"] for item in found]
+
+
+COLOUR_MATCH = 90.0
+"""How far (sRGB, 0-255 a channel) an object's colour may be from a colour word to answer to it."""
+
+
+def _coloured(found: list[SceneObjectView], modifiers: Sequence[str]) -> list[SceneObjectView]:
+    """'the red one', 'the blue chairs': those of the objects whose colour is the one named
+    (none when no colour is named or none is near it)."""
+    named = [word for word in modifiers if word in COLOURS]
+    if not named or len(found) < 2:
+        return []
+    wanted = COLOURS[named[-1]]
+
+    def distance(item: SceneObjectView) -> float:
+        code = str(item.get("color", ""))
+        if not re.fullmatch(r"#[0-9a-f]{6}", code):
+            return float("inf")
+        rgb = [int(code[i : i + 2], 16) for i in (1, 3, 5)]
+        return math.dist(rgb, wanted)
+
+    return [item for item in found if distance(item) <= COLOUR_MATCH]
 
 
 def _one_group(found: list[SceneObjectView]) -> bool:

@@ -154,3 +154,54 @@ def beside_on_top(
         moved[0 if axis == 0 else 1] += shift
         scene = move(scene, target, moved[0], float(low[1]), moved[1])
     return scene
+
+
+def clear_spot(scene: Scene, target: str, name: str) -> Scene:
+    """`name`, just put on `target`, moved to the free place nearest the middle of `target`
+    when it stands in something already there (a cup put on a table with a vase in the middle
+    goes beside the vase, not into it; three apples put one by one on a blanket stand apart)."""
+    low, high = bounds(scene, target)
+    mine_low, mine_high = bounds(scene, name)
+    half = (mine_high - mine_low) / 2
+    taken = []
+    for item in scene.objects:
+        if item.name in (name, target):
+            continue
+        other_low, other_high = bounds(scene, item.name)
+        level = other_high[1] > mine_low[1] + 1e-3 and other_low[1] < mine_high[1] - 1e-3
+        if level and not _apart(other_low, other_high, low, high, 0.0):
+            taken.append((other_low, other_high))
+
+    def free(x: float, z: float) -> bool:
+        box_low = np.array([x - half[0], 0.0, z - half[2]])
+        box_high = np.array([x + half[0], 0.0, z + half[2]])
+        return all(_apart(box_low, box_high, a, b, SPREAD_GAP) for a, b in taken)
+
+    middle = (mine_low + mine_high) / 2
+    if free(float(middle[0]), float(middle[2])):
+        return scene
+    step = max(0.02, float(min(half[0], half[2])))
+    xs = np.arange(low[0] + half[0], high[0] - half[0] + 1e-9, step)
+    zs = np.arange(low[2] + half[2], high[2] - half[2] + 1e-9, step)
+    centre = (low + high) / 2
+    spots = sorted(
+        ((float(x), float(z)) for x in xs for z in zs),
+        key=lambda spot: (spot[0] - centre[0]) ** 2 + (spot[1] - centre[2]) ** 2,
+    )
+    for x, z in spots:
+        if free(x, z):
+            x, z, surface = resting_spot(scene, target, name, x, z)
+            return move(scene, name, x, float(mine_low[1]) if surface is None else surface, z)
+    return scene
+
+
+def _apart(
+    a_low: np.ndarray, a_high: np.ndarray, b_low: np.ndarray, b_high: np.ndarray, gap: float
+) -> bool:
+    """Whether two footprints stand at least `gap` apart along x or z."""
+    return bool(
+        a_high[0] + gap <= b_low[0]
+        or b_high[0] + gap <= a_low[0]
+        or a_high[2] + gap <= b_low[2]
+        or b_high[2] + gap <= a_low[2]
+    )

@@ -87,6 +87,9 @@ MOOD_WORDS = {
 }
 MODALS = {"can", "could", "would", "will"}
 """Verbs that open a question ("can you ...", "could u ..."), never an object there."""
+VERB_NOUNS = {"stand", "stands"}
+"""Names of things that are verbs unless an article or a count comes first ("a keyboard on a
+stand", but "a lamp stands by the sofa")."""
 DIRECTIONS = {"left", "right", "above", "behind", "front", "top", "back", "side"}
 
 RELATIONS = {
@@ -112,6 +115,8 @@ RELATIONS = {
     ("to", "the", "left", "of"): "left_of",
     ("right", "of"): "right_of",
     ("to", "the", "right", "of"): "right_of",
+    ("on", "the", "left", "of"): "left_of",
+    ("on", "the", "right", "of"): "right_of",
     ("in", "front", "of"): "in_front_of",
     ("in", "front"): "in_front_of",
     ("on", "its", "left"): "left_of",
@@ -134,6 +139,8 @@ RELATIONS = {
     ("on", "either", "side", "of"): "each_side",
     ("on", "both", "sides", "of"): "each_side",
     ("either", "side", "of"): "each_side",
+    ("either", "side"): "each_side",
+    ("each", "side"): "each_side",
     ("on", "each", "side"): "each_side",
     ("on", "either", "side"): "each_side",
     ("on", "both", "sides"): "each_side",
@@ -218,7 +225,7 @@ LIGHT_HEADS = {
     "candlelight": "", "firelight": "", "lamplight": "", "torchlight": "",
     "softbox": "area", "softboxes": "area",
     "scene": "", "room": "", "atmosphere": "", "ambience": "", "ambiance": "", "vibe": "",
-    "mood": "",
+    "mood": "", "hour": "",
 }  # fmt: skip
 """Words that end a lighting phrase, with the light type they ask for ('a dark, moody scene':
 the scene's mood is its lighting)."""
@@ -321,6 +328,8 @@ FILLER = {
     "garden",
     "corner",
     "standing",
+    "stand",
+    "stands",
     "sitting",
     "lying",
     "resting",
