@@ -206,11 +206,17 @@ class _Renderer:
 
         inner._get_light_cam_matrices = fitted_light_matrices
 
+        self.order: tuple[Any, list[Any]] | None = None
+
         def near_to_far(scene: Any) -> list[Any]:
             # Opaque meshes front to back, the ground last: what hides another is drawn first,
             # so the rasteriser's depth test rejects the hidden fragments before shading them
             # (pyrender draws them back to front, shading every hidden layer). Transparent ones
-            # stay last, back to front, as pyrender blends them.
+            # stay last, back to front, as pyrender blends them. Worked out once per frame (the
+            # shadow, colour and segmentation passes draw the same scene); every mesh node is
+            # at the top of the scene graph, so its own translation is its position.
+            if self.order is not None and self.order[0] is scene:
+                return self.order[1]
             eye = scene.get_pose(scene.main_camera_node)[:3, 3]
             solid: list[Any] = []
             clear: list[Any] = []
@@ -218,17 +224,19 @@ class _Renderer:
                 (clear if node.mesh.is_transparent else solid).append(node)
 
             def distance(node: Any) -> float:
-                return float(np.linalg.norm(scene.get_pose(node)[:3, 3] - eye))
+                return float(np.linalg.norm(np.asarray(node.translation) - eye))
 
             solid.sort(key=lambda node: (node.name == GROUND_NAME, distance(node)))
             clear.sort(key=distance, reverse=True)
-            return solid + clear
+            self.order = (scene, solid + clear)
+            return self.order[1]
 
         inner._sorted_mesh_nodes = near_to_far
         self.meshes = MeshCache(pyrender)
 
     def close(self) -> None:
         self.meshes.clear()
+        self.order = None
         self.offscreen.delete()
 
     def render(
