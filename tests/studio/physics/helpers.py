@@ -125,3 +125,15 @@ def grid_scene(count: int, spacing: float = 1.0):
             )
         index += 1
     return Scene(objects=tuple(objects))
+
+
+def cone(dynamic: bool = False) -> SceneObject:
+    """A 0.5 m cone of radius 0.25 standing on its base on the ground, its tip at 0.5 m (the
+    engine's mesh: `studio.scene.geometry.world_mesh`; `local_mesh` has no cones)."""
+    return SceneObject(
+        "cone",
+        Shape("cone", {"radius": 0.25, "height": 0.5}),
+        Transform((0.0, 0.25, 0.0)),
+        physics=Physics(dynamic=dynamic),
+        category="cone",
+    )

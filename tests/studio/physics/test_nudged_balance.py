@@ -7,24 +7,13 @@ import pytest
 
 from studio.physics import stability
 from studio.scene.geometry import world_mesh
-from studio.scene.model import Physics, Scene, SceneObject, Shape, Transform
+from studio.scene.model import Scene
 
-from .helpers import thing
-
-
-def _cone_on_ground() -> SceneObject:
-    return SceneObject(
-        "cone",
-        Shape("cone", {"radius": 0.25, "height": 0.5}),
-        Transform((0.0, 0.25, 0.0)),
-        physics=Physics(dynamic=False),
-        category="cone",
-    )
-
+from .helpers import cone, thing
 
 BALANCED = {
     "a small ball on a cone's tip": (
-        Scene(objects=(_cone_on_ground(), thing("ball", "sphere", (0, 0.53, 0), radius=0.03))),
+        Scene(objects=(cone(), thing("ball", "sphere", (0, 0.53, 0), radius=0.03))),
         "ball",
         "falls",
     ),

@@ -6,7 +6,7 @@ from studio.physics.fixes import fix_collision_shapes, stabilise
 from studio.physics.mjcf import build_mjcf, collision_geom
 from studio.scene.model import Scene
 
-from .helpers import ball, crate, table, thing, world_mesh
+from .helpers import ball, cone, crate, table, thing, world_mesh
 
 
 def test_tilted_pillar_topples_then_is_stood_upright():
@@ -166,23 +166,11 @@ def test_crate_hanging_off_another_is_moved_back_over_it():
     assert stability(fixed, world_mesh).passed
 
 
-def _cone(dynamic=False):
-    from studio.scene.model import Physics, SceneObject, Shape, Transform
-
-    return SceneObject(
-        "cone",
-        Shape("cone", {"radius": 0.25, "height": 0.5}),
-        Transform((0.0, 0.25, 0.0)),
-        physics=Physics(dynamic=dynamic),
-        category="cone",
-    )
-
-
 def test_a_ball_on_the_tip_of_a_cone_rests_but_falls_when_nudged():
     from studio.scene.geometry import world_mesh as engine_mesh
 
     on_tip = ball("ball", (0.0, 0.61, 0.0), radius=0.11)
-    scene = Scene(objects=(_cone(), on_tip))
+    scene = Scene(objects=(cone(), on_tip))
     resting = stability(scene, engine_mesh, perturb_seeds=())
     assert resting.passed  # a perfect simulation balances it: why perturbation is needed
 
@@ -208,7 +196,7 @@ def test_a_tower_of_cubes_on_a_cone_fails_under_perturbation():
     cubes = tuple(
         crate(f"cube-{i}", (0.0, 0.65 + 0.3 * i, 0.0), size=0.3, collision="box") for i in range(3)
     )
-    scene = Scene(objects=(_cone(dynamic=True), *cubes))
+    scene = Scene(objects=(cone(dynamic=True), *cubes))
     assert stability(scene, engine_mesh, perturb_seeds=()).passed
 
     report = stability(scene, engine_mesh)
