@@ -232,6 +232,32 @@ class _Renderer:
             return self.order[1]
 
         inner._sorted_mesh_nodes = near_to_far
+        lit: dict[int, int] = {}
+        per_object = [False]
+        forward_pass, bind_lighting = inner._forward_pass, inner._bind_lighting
+
+        def forward_pass_lighting_once(scene: Any, flags: int, seg_node_map: Any = None) -> Any:
+            # pyrender binds the same lights for every draw of a pass: a program keeps its
+            # uniforms, and the shadow maps stay on the texture units they were bound to (from
+            # unit 0, before a primitive's own textures, which start after them). So a
+            # program's lighting is bound once per pass, and later draws only skip the units it
+            # took. Not when a type has more lights than pyrender draws: it then picks the
+            # nearest ones per object.
+            lit.clear()
+            kinds = (scene.directional_light_nodes, scene.spot_light_nodes, scene.point_light_nodes)
+            most = inner._compute_max_n_lights(flags)
+            per_object[0] = any(len(n) > limit for n, limit in zip(kinds, most, strict=True))
+            return forward_pass(scene, flags, seg_node_map=seg_node_map)
+
+        def bind_lighting_once(scene: Any, program: Any, node: Any, flags: int) -> None:
+            if not per_object[0] and id(program) in lit:
+                inner._texture_alloc_idx = lit[id(program)]
+                return
+            bind_lighting(scene, program, node, flags)
+            lit[id(program)] = inner._texture_alloc_idx
+
+        inner._forward_pass = forward_pass_lighting_once
+        inner._bind_lighting = bind_lighting_once
         self.meshes = MeshCache(pyrender)
 
     def close(self) -> None:

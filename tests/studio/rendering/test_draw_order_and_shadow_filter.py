@@ -1,7 +1,7 @@
-"""The two cheaper ways the renderer draws the same frame: opaque meshes front to back (the
-depth test then skips hidden fragments before shading them) and a shadow filter that compares
-its 16 texels in four filtered lookups instead of 36 reads. Both must leave the image as
-pyrender's own order and filter draw it."""
+"""The cheaper ways the renderer draws the same frame: opaque meshes front to back (the depth
+test then skips hidden fragments before shading them), a shadow filter that compares its 16
+texels in four filtered lookups instead of 36 reads, and each program's lights bound once per
+pass instead of once per draw. Each must leave the image as pyrender's own way draws it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from studio.rendering._gl import load
 from studio.rendering.adjust import studio_lights
 from studio.rendering.pyrender_scene import MeshCache, to_pyrender
 from studio.rendering.renderer import close_renderers, render
-from studio.scene.model import Camera, Material, Scene, SceneObject, Shape, Transform
+from studio.scene.model import Camera, Light, Material, Scene, SceneObject, Shape, Transform
 from tests.studio.rendering.shapes import mesh_for
 
 W, H = 320, 240
@@ -83,3 +83,20 @@ def test_the_comparing_shadow_filter_casts_the_same_shadow(monkeypatch):
     unshadowed = render(replace(scene, lights=lights), mesh_for=mesh_for, width=W, height=H)
     darker = unshadowed.color.astype(float).mean(axis=2) - ours.color.astype(float).mean(axis=2)
     assert np.count_nonzero(darker[ours.mask("ground")] > 10) > 500  # the crates' shadows
+
+
+@pytest.mark.parametrize("bulbs", [1, 5])  # 5: more point lights than pyrender draws at once
+def test_lights_bound_once_per_pass_light_every_object_as_before(monkeypatch, bulbs):
+    spot = Light("spot", "spot", intensity=30.0, position=(0.5, 2.5, 2.0), outer_cone_deg=50.0)
+    points = tuple(
+        Light(f"bulb-{i}", "point", intensity=4.0, position=(-1.5 + 0.8 * i, 1.5, 1.5))
+        for i in range(bulbs)
+    )
+    scene = replace(row_scene(), lights=(*row_scene().lights, spot, *points))
+    ours = render(scene, mesh_for=mesh_for, width=W, height=H)
+    inner = renderer._RENDERERS[(W, H)].offscreen._renderer
+    monkeypatch.delattr(inner, "_forward_pass")  # pyrender's own: every draw binds its lights
+    monkeypatch.delattr(inner, "_bind_lighting")
+    theirs = render(scene, mesh_for=mesh_for, width=W, height=H)
+    assert np.array_equal(ours.color, theirs.color)
+    assert ours.color.std() > 10
