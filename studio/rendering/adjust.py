@@ -15,8 +15,15 @@ objects' bounds and sets the distance analytically so that everything fits with 
 bounding sphere of all objects fits when d = r / sin(half the narrower field of view); every
 corner of every object's box fits at the distance `_fit_distance` solves for, usually closer
 (a row of objects seen from the front is much smaller than its sphere). The closer of the two is
-used; both guarantee that nothing is cut. That moves the camera back when something was cut or
-behind it, and closer when everything was too small. If that would put the camera under the
+used; both guarantee that nothing is cut. Then the aim moves across the view to the middle of
+where the corners land in the frame, and the fit is done again (twice): seen from above at an
+angle the near side of a scene fills more of the view than the far side, and aiming at its box's
+centre left a wide empty band and the camera further back than needed. That moves the camera
+back when something was cut or behind it, and closer when everything was too small. When an
+object is hidden behind another, the camera first looks HIDDEN_STEP_DEG further down (at most
+MAX_ELEVATION_DEG below the horizon), from the same side: from higher up it sees over what
+stands in front; so it does when an object is too small (often mostly hidden: a small thing in
+a bowl; or on a flat layout seen at a low angle). If the camera would end up under the
 ground (looking up from below), it looks down at 15 degrees instead.
 """
 
@@ -29,7 +36,7 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from studio.rendering.checks import ExposureReport, FramingReport
+from studio.rendering.checks import HIDDEN, ExposureReport, FramingReport
 from studio.scene.model import Camera, Light, Scene, Vec3
 
 Bounds = tuple[Vec3, Vec3]
@@ -40,6 +47,9 @@ MIN_CAMERA_HEIGHT = 0.05
 Z_CLEARANCE = 0.1
 """Closest a corner may come to the camera along its view, metres (the near plane is 0.02)."""
 FALLBACK_ELEVATION_DEG = 15.0
+HIDDEN_STEP_DEG = 20.0
+MAX_ELEVATION_DEG = 70.0
+RECENTRE_STEPS = 2
 
 
 def studio_lights(camera: Camera, *, key: float = 3.0, shadows: bool = True) -> tuple[Light, ...]:
@@ -118,17 +128,82 @@ def fix_framing(
     if length < 1e-9:  # camera on its target: look from the front, slightly down
         direction, length = np.array([0.0, -0.5, -1.0]), math.sqrt(1.25)
     direction = direction / length
-    distance = _fit_distance(boxes, centre, direction, tan_v, tan_h, margin)
-    position = centre - direction * distance
-    if scene.ground and position[1] < MIN_CAMERA_HEIGHT:
-        flat = np.array([direction[0], 0.0, direction[2]])
-        flat_length = float(np.linalg.norm(flat))
-        flat = flat / flat_length if flat_length > 1e-9 else np.array([0.0, 0.0, -1.0])
-        elevation = math.radians(FALLBACK_ELEVATION_DEG)
-        direction = flat * math.cos(elevation) - np.array([0.0, math.sin(elevation), 0.0])
-        distance = _fit_distance(boxes, centre, direction, tan_v, tan_h, margin)
-        position = centre - direction * distance
-    return replace(scene, camera=replace(camera, position=_vec(position), target=_vec(centre)))
+    if any(
+        item.problem == "too_small" or (item.reason or "").startswith(HIDDEN)
+        for item in report.objects
+    ):
+        # Hidden behind something, or too small (often mostly hidden: an orange below a bowl's
+        # rim): from higher up the camera sees over what stands in front, and a flat layout is
+        # less foreshortened, so what lies on it shows larger.
+        direction = _looking_down(direction, HIDDEN_STEP_DEG)
+    aim, distance = _aimed(boxes, centre, direction, tan_v, tan_h, margin)
+    if scene.ground and (aim - direction * distance)[1] < MIN_CAMERA_HEIGHT:
+        direction = _at_elevation(direction, FALLBACK_ELEVATION_DEG)
+        aim, distance = _aimed(boxes, centre, direction, tan_v, tan_h, margin)
+    position = aim - direction * distance
+    return replace(scene, camera=replace(camera, position=_vec(position), target=_vec(aim)))
+
+
+def _aimed(
+    boxes: list[tuple[NDArray[np.float64], NDArray[np.float64]]],
+    centre: NDArray[np.float64],
+    forward: NDArray[np.float64],
+    tan_v: float,
+    tan_h: float,
+    margin: float,
+) -> tuple[NDArray[np.float64], float]:
+    """Where to aim and how far back to stand, looking along `forward`: the fit around the
+    boxes' centre, then RECENTRE_STEPS times the aim moved to the middle of where the corners
+    land in the frame and the fit done again."""
+    distance = _fit_distance(boxes, centre, forward, tan_v, tan_h, margin)
+    for _ in range(RECENTRE_STEPS):
+        centre = _recentred(boxes, centre, forward, distance, tan_v, tan_h)
+        distance = _fit_distance(boxes, centre, forward, tan_v, tan_h, margin)
+    return centre, distance
+
+
+def _recentred(
+    boxes: list[tuple[NDArray[np.float64], NDArray[np.float64]]],
+    centre: NDArray[np.float64],
+    forward: NDArray[np.float64],
+    distance: float,
+    tan_v: float,
+    tan_h: float,
+) -> NDArray[np.float64]:
+    """The aim moved across the view to the middle of where the boxes' corners land in the
+    frame from `distance` back along `forward`: seen from above at an angle, the near side of a
+    scene fills more of the frame than the far side, so aiming at the middle of its box leaves a
+    wide empty band on one side, and the fit that follows keeps the camera further away than
+    the objects need."""
+    right, up = _camera_axes(forward)
+    corners = _corners(boxes) - (centre - forward * distance)
+    depth = np.maximum(corners @ forward, 1e-6)
+    across = corners @ right / (depth * tan_h)
+    down = corners @ up / (depth * tan_v)
+    shift = (across.max() + across.min()) / 2 * tan_h * right
+    shift += (down.max() + down.min()) / 2 * tan_v * up
+    moved: NDArray[np.float64] = centre + shift * distance
+    return moved
+
+
+def _looking_down(direction: NDArray[np.float64], step_deg: float) -> NDArray[np.float64]:
+    """The viewing direction turned `step_deg` further down (same side of the scene), up to
+    MAX_ELEVATION_DEG below the horizon: from higher up the camera sees over what stands in
+    front (a cushion behind a coffee table)."""
+    elevation = math.degrees(math.asin(max(-1.0, min(1.0, -float(direction[1])))))
+    if elevation >= MAX_ELEVATION_DEG:
+        return direction
+    return _at_elevation(direction, min(elevation + step_deg, MAX_ELEVATION_DEG))
+
+
+def _at_elevation(direction: NDArray[np.float64], degrees: float) -> NDArray[np.float64]:
+    """A unit viewing direction `degrees` below the horizon, facing the way `direction` does."""
+    flat = np.array([direction[0], 0.0, direction[2]])
+    flat_length = float(np.linalg.norm(flat))
+    flat = flat / flat_length if flat_length > 1e-9 else np.array([0.0, 0.0, -1.0])
+    angle = math.radians(degrees)
+    turned: NDArray[np.float64] = flat * math.cos(angle) - np.array([0.0, math.sin(angle), 0.0])
+    return turned
 
 
 def _boxes(
@@ -160,22 +235,8 @@ def _fit_distance(
     The margin shrinks both slopes by 1 + margin.
     """
     tan_v, tan_h = tan_v / (1 + margin), tan_h / (1 + margin)
-    up = np.array([0.0, 1.0, 0.0])
-    right = np.cross(forward, up)
-    if np.linalg.norm(right) < 1e-6:
-        right = np.array([1.0, 0.0, 0.0])
-    right /= np.linalg.norm(right)
-    true_up = np.cross(right, forward)
-    corners = np.array(
-        [
-            [x, y, z]
-            for low, high in boxes
-            for x in (low[0], high[0])
-            for y in (low[1], high[1])
-            for z in (low[2], high[2])
-        ]
-    )
-    offsets = corners - centre
+    right, true_up = _camera_axes(forward)
+    offsets = _corners(boxes) - centre
     depth = offsets @ forward
     needed = np.maximum(
         np.abs(offsets @ right) / tan_h - depth, np.abs(offsets @ true_up) / tan_v - depth
@@ -184,6 +245,27 @@ def _fit_distance(
     radius = max(float(np.linalg.norm(offsets, axis=1).max()), 0.05)
     sphere_fit = radius / math.sin(min(math.atan(tan_v), math.atan(tan_h)))
     return min(corner_fit, sphere_fit)
+
+
+def _camera_axes(forward: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The view's right and up directions for a camera looking along `forward`, Y up."""
+    right = np.cross(forward, np.array([0.0, 1.0, 0.0]))
+    if np.linalg.norm(right) < 1e-6:
+        right = np.array([1.0, 0.0, 0.0])
+    right /= np.linalg.norm(right)
+    return right, np.cross(right, forward)
+
+
+def _corners(boxes: list[tuple[NDArray[np.float64], NDArray[np.float64]]]) -> NDArray[np.float64]:
+    return np.array(
+        [
+            [x, y, z]
+            for low, high in boxes
+            for x in (low[0], high[0])
+            for y in (low[1], high[1])
+            for z in (low[2], high[2])
+        ]
+    )
 
 
 def _scaled(lights: tuple[Light, ...], factor: float) -> tuple[Light, ...]:

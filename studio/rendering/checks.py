@@ -84,6 +84,10 @@ class ExposureReport:
         return json.dumps(self.to_dict(), allow_nan=False)
 
 
+HIDDEN = "it is hidden behind"
+"""How the reason of an object that other objects hide from the camera starts."""
+
+
 @dataclass(frozen=True)
 class ObjectFraming:
     name: str
@@ -348,5 +352,5 @@ def _why_not_visible(result: RenderResult, name: str) -> str:
     values, amounts = np.unique(region[region > 0], return_counts=True)
     if len(values):
         blocker = result.labels[int(values[int(np.argmax(amounts))]) - 1]
-        return f"it is hidden behind {blocker!r}"
+        return f"{HIDDEN} {blocker!r}"
     return "it is in the frame but not drawn (fully transparent or facing away)"

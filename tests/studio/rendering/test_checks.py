@@ -207,6 +207,25 @@ def test_fix_framing_fits_every_box_with_a_margin(seed):
     assert np.allclose(before / np.linalg.norm(before), after / np.linalg.norm(after))
 
 
+def test_fix_framing_centres_what_it_frames_and_fills_the_frame():
+    # A 1.8 x 1.4 m blanket seen from above at an angle: its near edge fills more of the view
+    # than its far edge, so the aim moves to the middle of where it lands in the frame.
+    bounds = {"blanket": ((-0.9, 0.0, -0.7), (0.9, 0.01, 0.7))}
+    high = replace(CAMERA, position=(2.0, 2.2, 2.5), target=(0.0, 0.0, 0.0))
+    scene = scene_with("blanket", camera=high)
+    report = framing(frame((90, 90, 90), np.zeros((H, W), np.int32)), scene)
+    fixed = fix_framing(scene, report, bounds).camera
+    assert_all_in_view(fixed, bounds.values(), W / H)
+
+    view = np.linalg.inv(look_at(fixed.position, fixed.target))
+    local = corners(bounds["blanket"]) @ view[:3, :3].T + view[:3, 3]
+    tan_v = math.tan(math.radians(fixed.yfov_deg) / 2)
+    across = local[:, 0] / -local[:, 2] / (tan_v * W / H)
+    down = local[:, 1] / -local[:, 2] / tan_v
+    assert abs(across.max() + across.min()) < 0.02 and abs(down.max() + down.min()) < 0.02
+    assert max(across.max(), down.max()) > 0.85  # margin 0.1: it fills the frame
+
+
 def test_fix_framing_zooms_in_on_a_tiny_object_and_stays_above_ground():
     bounds = {"a": ((-0.05, 0.0, -0.05), (0.05, 0.1, 0.05))}
     below = replace(CAMERA, position=(0.0, -2.0, 8.0), target=(0.0, 0.0, 0.0))
