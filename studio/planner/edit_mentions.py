@@ -32,6 +32,8 @@ from studio.planner.references import (
 from studio.planner.vocabulary import COLOURS, RELATIONS, words_not_objects
 
 ARTICLES = {"a", "an", "the", "another"}
+PICKING = {"fourth", "fifth", "sixth", "next", "same", "newest", "latest", "previous", "original"}
+"""Words that pick one of several things already there; never a misspelt noun."""
 
 
 @dataclass
@@ -84,6 +86,9 @@ def read_mentions(words: list[str], scope: Scope) -> list[Mention]:
             token = words[back]
             if _is_length(words, back):  # "a 20 cm vase": a size, not twenty vases
                 modifiers.insert(0, token)
+                continue
+            if token == "new" and back and words[back - 1] in DEFINITE:
+                modifiers.insert(0, token)  # "the new one": the one just added, already there
                 continue
             if token in INDEFINITE or token in DEFINITE or token.isdigit():  # "add 2 chairs"
                 determiner = token
@@ -223,6 +228,8 @@ def spelled(words: list[str], scope: Scope) -> list[str]:
         if words[index - 1] not in ARTICLES or len(word) < 4 or not word.isalpha():
             continue
         if noun_key(word) or word in scope.names() or word in words_not_objects():
+            continue
+        if word in POSITIONS or word in PICKING:  # "the first one": a choice, not a "fir"
             continue
         if match_phrase(words, index) is not None:
             continue  # "a bean bag": the first word of a name, not a misspelt "beam"

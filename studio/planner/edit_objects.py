@@ -1,21 +1,29 @@
-"""Objects a follow-up request adds, copies, removes, swaps, stacks or recounts, and the existing
-objects it changes (its targets)."""
+"""Objects a follow-up request adds, copies, removes, swaps or stacks, and the existing objects it
+changes (its targets); how many of a kind it wants is edit_counts'."""
 
 from __future__ import annotations
 
 import itertools
-import re
 from typing import Any
 
 from studio.planner.catalogue import CATALOGUE
 from studio.planner.edit_between import between_flanks, fits_between, kind_phrase
+from studio.planner.edit_counts import copied_group, next_name, number_of
 from studio.planner.edit_mentions import Mention, related_pairs, size_words
 from studio.planner.edit_places import implied_place
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_styles import loose_style, material_change, style_words
-from studio.planner.edit_tables import COUNTS, UNITS_M
-from studio.planner.edit_verbs import ALL_BUT, words_of
-from studio.planner.references import SceneObjectView, Scope, is_upload, noun_key, resolve
+from studio.planner.edit_tables import COUNTS
+from studio.planner.edit_verbs import ALL_BUT, REMOVE, words_of
+from studio.planner.references import (
+    PRONOUNS_MANY,
+    PRONOUNS_ONE,
+    SceneObjectView,
+    Scope,
+    is_upload,
+    noun_key,
+    resolve,
+)
 from studio.planner.variants import raised_key
 
 
@@ -64,7 +72,7 @@ def _add(
                 where = {"relation": "right_of", "target": flanks[0]}
     loose = loose_style(words, mention)
     kind = noun_key(mention.head) if mention.head not in ("one", "ones") else None
-    like = scope.of_kind(mention.head) if kind else [scope.get(n) for n in scope.focus[-1:]]
+    like = scope.of_kind(mention.head) if kind else copied_group(scope)
     if not where:  # "one more chair on the other side", "a third box on top"
         where = implied_place(" ".join(words), like, scope)
     copying = mention.determiner in ("another", "more", "extra") or mention.head in ("one", "ones")
@@ -77,7 +85,7 @@ def _add(
             if material:
                 arguments["material"] = material
             placed = where or {"relation": "right_of", "target": chain}
-            new_name = _next_name(scope, like[-1].get("category") or source)
+            new_name = next_name(scope, like[-1].get("category") or source)
             arguments |= placed | {"new_name": new_name}
             plan.calls.append(
                 Call("duplicate_object", arguments, f"added {new_name} (a copy of {source})")
@@ -94,6 +102,9 @@ def _add(
         said = " ".join([*mention.modifiers, mention.head])
         category = str(target.get("category") or "")
         noun = raised_key(noun, said, where["relation"], category, _height(target))
+    if where.get("relation") == "around":  # no ring tool: one on each side in turn
+        _around(noun, count, where["target"], scope, plan)
+        return
     article = str(count) if count > 1 else "a"
     if is_upload(mention.head):  # "my bunny": the upload wins over a catalogue noun
         article = f"{count} of my" if count > 1 else "my"
@@ -109,7 +120,7 @@ def _add(
     plan.calls.append(Call("add_described", arguments, says))
     added = []
     for _ in range(count):
-        added.append(_next_name(scope, noun))
+        added.append(next_name(scope, noun))
         scope.objects.append({"name": added[-1], "category": noun})
     if relation is not None and relation[0] == "between" and where["relation"] == "right_of":
         left, right = between_flanks(relation[1].names, scope)
@@ -125,34 +136,15 @@ def _height(item: SceneObjectView) -> float | None:
     return float(size[1]) if isinstance(size, list | tuple) and len(size) == 3 else None
 
 
-def _next_name(scope: Scope, base: str) -> str:
-    """The builder's naming: `base`, then base-2, base-3...; after base-1..N, base-(N+1)."""
-    names = scope.names()
-    copies = [int(n.rsplit("-", 1)[1]) for n in names if re.fullmatch(rf"{re.escape(base)}-\d+", n)]
-    if base not in names and not copies:
-        return base
-    number = max(copies, default=1) + 1
-    while f"{base}-{number}" in names:
-        number += 1
-    return f"{base}-{number}"
-
-
 def _some_of(words: list[str], mention: Mention) -> int | None:
     """How many of the named objects a removal means: 'one of the mugs', '2 of those', 'two
     chairs', 'a chair'; None when it names them all ('the mugs')."""
     before = words[max(0, mention.start - 3) : mention.start]
     if len(before) == 3 and before[1] == "of" and before[2] in ("the", "those", "these", "my"):
-        return _number(before[0])
+        return number_of(before[0])
     if mention.determiner in ("a", "an"):
         return 1
-    return _number(mention.determiner) if mention.determiner else None
-
-
-def _number(word: str) -> int | None:
-    """The count a word says: a number word ('five') or digits ('5'), else None."""
-    if word in COUNTS:
-        return COUNTS[word]
-    return int(word) if word.isdigit() else None
+    return number_of(mention.determiner) if mention.determiner else None
 
 
 def _count_of(mention: Mention, words: list[str]) -> int:
@@ -161,8 +153,8 @@ def _count_of(mention: Mention, words: list[str]) -> int:
     if mention.determiner.isdigit():
         return max(1, min(int(mention.determiner), 20))
     before = words[mention.start - 2] if mention.start >= 2 else ""
-    if words[mention.start - 1 : mention.start] == ["more"] and _number(before):
-        return max(1, min(_number(before) or 1, 20))  # "two more chairs", "add 2 more chairs"
+    if words[mention.start - 1 : mention.start] == ["more"] and number_of(before):
+        return max(1, min(number_of(before) or 1, 20))  # "two more chairs", "add 2 more chairs"
     return 1
 
 
@@ -181,21 +173,44 @@ def no_object(words: list[str], scope: Scope) -> bool:
 
 def remove(text: str, mentions: list[Mention], scope: Scope, plan: EditPlan) -> None:
     names: list[str] = []
+    missing: list[str] = []
     words = words_of(text)
     for mention in mentions:
         said = [*mention.modifiers, *mention.placed]
         resolved = mention.names or resolve(scope, mention.head, said, mention.plural)
         resolved = _standing_where_said(words, mention, resolved, scope)
+        if not resolved and noun_key(mention.head):
+            missing.append(mention.head)
         some = _some_of(words, mention)
         if some is not None and some < len(resolved):  # "remove one of the mugs": the last one
             resolved = resolved[len(resolved) - some :]
         names += [name for name in resolved if name not in names]
     if ALL_BUT.search(text):  # "remove everything but the table"
         names = [item["name"] for item in scope.objects if item["name"] not in names]
+    elif not names and (missing or not _points_back(words, mentions)):
+        # "remove the tv" with no tv: said, and nothing else removed in its place
+        wanted = " or ".join(missing) or _what_follows(text)
+        plan.notes.append(f"there is no {wanted} in the scene, so nothing was removed")
     elif not names:
         names = list(scope.focus)
     for name in names:
         plan.calls.append(Call("delete_object", {"name": name}, f"removed {name}"))
+
+
+POINTING = PRONOUNS_ONE | PRONOUNS_MANY | {"one", "ones", "last", "everything", "all"}
+
+
+def _points_back(words: list[str], mentions: list[Mention]) -> bool:
+    """Whether the request points at something already meant ('remove it', 'drop the last one')
+    rather than naming a thing the scene lacks ('get rid of the ironing board')."""
+    return any(m.head in POINTING for m in mentions) or bool(POINTING & set(words))
+
+
+def _what_follows(text: str) -> str:
+    """What the request asks to remove, in its own words ('the ironing board')."""
+    found = REMOVE.search(text)
+    rest = text[found.end() :] if found else text
+    return rest.strip(" ,.!?").removeprefix("the ").strip() or "such thing"
 
 
 FLOOR = (["on", "the", "floor"], ["on", "the", "ground"])
@@ -230,7 +245,9 @@ def swap(words: list[str], mentions: list[Mention], scope: Scope, plan: EditPlan
 
 def each_side(words: list[str], mentions: list[Mention], scope: Scope, plan: EditPlan) -> None:
     subject = next((m for m in mentions if m.new), None)
-    target = next((m for m in mentions if not m.new and m.names), None)
+    existing = [m for m in mentions if not m.new and m.names]
+    side_of = _side_word(words)  # "on the desk, one each side of the monitor": the monitor
+    target = next((m for m in existing if m.start > side_of), existing[0] if existing else None)
     if subject is None or target is None:
         plan.notes.append("I could not tell what goes on each side of what")
         return
@@ -250,65 +267,40 @@ def each_side(words: list[str], mentions: list[Mention], scope: Scope, plan: Edi
         )
 
 
+AROUND = ("left_of", "right_of", "in_front_of", "behind")
+
+
+def _around(noun: str, count: int, target: str, scope: Scope, plan: EditPlan) -> None:
+    """'put 3 logs around the fire': one on each side of it in turn, left, right, front, behind;
+    three stand left, right and in front with the side ones drawn back, a third of a turn apart."""
+    said = noun.replace("-", " ")
+    added = []
+    for index in range(count):
+        side = AROUND[index % len(AROUND)]
+        arguments = {"description": f"a {said}", "relation": side, "target": target}
+        says = f"added a {said} {side.replace('_', ' ')} {target}"
+        plan.calls.append(Call("add_described", arguments, says))
+        added.append(next_name(scope, noun))
+        scope.objects.append({"name": added[-1], "category": noun})
+    if count == 3:
+        back = round(float(scope.get(target)["size"][2]) / 4, 4)
+        for name in added[:2]:
+            plan.calls.append(
+                Call(
+                    "move_object",
+                    {"name": name, "by": [0.0, 0.0, -back]},
+                    f"moved {name} back a little",
+                )
+            )
+
+
+def _side_word(words: list[str]) -> int:
+    """Where 'side'/'sides' is said (the thing each side of follows it); -1 when it is not."""
+    return next((i for i, w in enumerate(words) if w in ("side", "sides")), -1)
+
+
 def stack(names: list[str], plan: EditPlan) -> None:
     ordered = sorted(names)
     for below, above in itertools.pairwise(ordered):
         arguments = {"name": above, "relation": "on", "target": below}
         plan.calls.append(Call("place_object", arguments, f"stacked {above} on {below}"))
-
-
-def recount(text: str, words: list[str], scope: Scope, plan: EditPlan) -> None:
-    """'make it five' / 'actually four' / 'make that 2 of them' about a group of copies: add or
-    remove copies. A percentage ('20% taller') is no count."""
-    for index, word in enumerate(words):
-        wanted = _number(word)
-        if wanted is None or word in ("a", "an", "one", "single", "pair", "couple"):
-            continue
-        if re.search(rf"(?<![\d.]){re.escape(word)}\s*(?:%|per\s*cent|percent)", text):
-            continue
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if following == "more" and not _names_thing(words[index + 2 : index + 3], scope):
-            _copy_focus(wanted, scope, plan)  # "add two more": copies of what it is about
-            return
-        them = following == "of" and words[index + 2 : index + 3] in (["them"], ["those"])
-        named = following in UNITS_M or noun_key(following) or following in ("more", "times", "of")
-        if named and not them:  # "make that 2 of them" is a count; "2 of the chairs" names some
-            continue
-        if wanted < 1 or wanted > 20:
-            continue
-        group = [scope.get(n) for n in scope.focus if n in scope.names()]
-        if not group:
-            return
-        have = len(group)
-        last = group[-1]
-        for _ in range(wanted - have):
-            new_name = _next_name(scope, last.get("category") or last["name"])
-            arguments = {"name": group[0]["name"], "new_name": new_name}
-            arguments |= {"relation": "right_of", "target": last["name"]}
-            plan.calls.append(Call("duplicate_object", arguments, f"added {new_name}"))
-            last = {**last, "name": new_name}
-            scope.objects.append(last)
-        for extra in group[wanted:]:
-            plan.calls.append(
-                Call("delete_object", {"name": extra["name"]}, f"removed {extra['name']}")
-            )
-        return
-
-
-def _names_thing(words: list[str], scope: Scope) -> bool:
-    return any(noun_key(w) or w in scope.names() or w in ("of", "one", "ones") for w in words)
-
-
-def _copy_focus(count: int, scope: Scope, plan: EditPlan) -> None:
-    """`count` more of what the conversation is about, each beside the last."""
-    group = [scope.get(n) for n in scope.focus if n in scope.names()]
-    if not group or count < 1 or count > 20:
-        return
-    last = group[-1]
-    for _ in range(count):
-        new_name = _next_name(scope, last.get("category") or last["name"])
-        arguments = {"name": group[-1]["name"], "new_name": new_name}
-        arguments |= {"relation": "right_of", "target": last["name"]}
-        plan.calls.append(Call("duplicate_object", arguments, f"added {new_name}"))
-        last = {**last, "name": new_name}
-        scope.objects.append(last)

@@ -36,6 +36,10 @@ def resize(text: str, words: list[str], targets: list[str], scope: Scope, plan: 
     relative = _relative_sizes(text, words)
     if not absolute and not relative:
         return
+    axes = {role for role, _, _ in relative if role != "size"}
+    if len(axes) == 1 and [role for role, _ in absolute] == ["size"]:
+        # "taller, 1.5m": the comparative names the axis, the length is its new value
+        absolute, relative = [(axes.pop(), absolute[0][1])], []
     for name in targets:
         item = scope.get(name)
         if "size" not in item:

@@ -10,13 +10,16 @@ from studio.planner.edit_mentions import Mention
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_tables import BRIGHTNESS, LIGHT_WORDS, MATERIAL_WORDS, SKY_MOODS, WARMER
 from studio.planner.readers import colour_word
-from studio.planner.references import Scope
+from studio.planner.references import Scope, noun_key, resolve
 from studio.planner.vocabulary import COLOURS, LIGHT_HEAD_MOODS, MOOD_WORDS, SHADES
 from studio.scene.materials import ALIASES
 
 HEX = re.compile(r"#(?:[0-9a-f]{3}){1,2}")
 SPOT_WORDS = {"spotlight", "spotlights"}
-AIMING = re.compile(r"\b(?:add|put|shine|point|aim|place|give)\b")
+AIMING = re.compile(
+    r"\b(?:add|put|shine|point|aim|place|give)\b|^(?:an?\s+)?spot\s*lights?\s+(?:on|at)\b"
+)
+"""A spot is added when one is put, aimed, or named first ('spotlight on the statue pls')."""
 SPOT_INTENSITY = 40.0
 """Candela of a spot aimed at one object (as bright as the spot a first request builds)."""
 
@@ -83,7 +86,10 @@ def restyle(
     style = [
         word
         for index, word in enumerate(words)
-        if index not in inside_new and is_style_word(word) and not _lighting_word_near(words, index)
+        if index not in inside_new
+        and is_style_word(word)
+        and not _lighting_word_near(words, index)
+        and words[index - 1 : index] != ["not"]  # "navy not green": green is what it is not
     ]
     if _each_its_own(words, mentions, inside_new, plan):
         return
@@ -135,6 +141,8 @@ def relight(words: list[str], plan: EditPlan) -> None:
     mood = ""
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else ""
+        if noun_key(following) and word not in WARMER:
+            continue  # "the sun umbrella", "a night stand": part of a thing's name
         if word in WARMER:
             mood = WARMER[word]
         elif word in MOOD_WORDS and about_light and not (word == "bright" and following in COLOURS):
@@ -180,4 +188,35 @@ def spotlight(words: list[str], mentions: list[Mention], scope: Scope, plan: Edi
         "target": aim,
     }
     plan.calls.append(Call("add_light", arguments, f"added a spotlight on {item['name']}"))
+    return True
+
+
+LOOKS = {"colour", "colours", "color", "colors", "material", "materials", "finish", "finishes"}
+
+
+def swap_looks(words: list[str], mentions: list[Mention], scope: Scope, plan: EditPlan) -> bool:
+    """'swap their colours' / 'swap the colours of the tents': two things trade colour (and
+    material, when that is what was said); False unless exactly two are meant."""
+    said = LOOKS & set(words)
+    if not said:
+        return False
+    named = list(dict.fromkeys(n for m in mentions if not m.new for n in m.names))
+    if len(named) < 2:  # "swap their colours": the two the talk is about
+        named = resolve(scope, "them", (), True)
+    if len(named) != 2:
+        plan.notes.append("I could not tell which two things should trade looks")
+        return True
+    first, second = (scope.get(name) for name in named)
+    materials = bool(said - {"colour", "colours", "color", "colors"})
+    for item, other in ((first, second), (second, first)):
+        change: dict[str, Any] = {"color": other["color"]}
+        if materials:
+            change["preset"] = other["material"]
+        plan.calls.append(
+            Call(
+                "set_material",
+                {"name": item["name"], **change},
+                f"gave {item['name']} the look of {other['name']}",
+            )
+        )
     return True

@@ -29,6 +29,7 @@ REVISION_ORDINAL = re.compile(
 first (second...) request left it."""
 REMOVE = re.compile(
     r"\b(?:remove|delete|get\s+rid\s+of|take\s+away|take\s+out|lose|erase|drop)\b|\bno\s+more\b"
+    r"|\btake\s+(?:[\w-]+\s+){1,4}?(?:away|out)\b(?!\s+of)"  # "take two of them away"
 )
 QUESTION_START = re.compile(r"^\s*(?:how|what|which|where|is|are|does|do|why|who)\b")
 EDIT_VERBS = re.compile(

@@ -8,9 +8,9 @@ place.
 
 This module puts the plan together; the reading is done by its neighbours: edit_verbs (what kind
 of edit), edit_tables (counts, units, size and lighting words), edit_mentions (which words name
-objects), edit_objects (adding, copying, removing, stacking), edit_moves (moves and turns),
-edit_sizes (resizes) and edit_styles (colour, material, lighting). The calls and the plan they make
-up are in edit_plan.
+objects), edit_objects (adding, copying, removing, stacking), edit_counts (how many of a kind),
+edit_other ('no, the other one'), edit_moves (moves and turns), edit_sizes (resizes) and
+edit_styles (colour, material, lighting). The calls and the plan they make up are in edit_plan.
 """
 
 from __future__ import annotations
@@ -20,20 +20,21 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from studio.planner.edit_counts import recount, set_count
 from studio.planner.edit_mentions import Mention, read_mentions, spelled, unknown_things
 from studio.planner.edit_moves import move, rotate, swap_places
 from studio.planner.edit_objects import (
     each_side,
     edit_targets,
     no_object,
-    recount,
     remove,
     stack,
     swap,
 )
+from studio.planner.edit_other import other_one
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_sizes import metric_lengths, resize
-from studio.planner.edit_styles import relight, restyle, spotlight
+from studio.planner.edit_styles import relight, restyle, spotlight, swap_looks
 from studio.planner.edit_verbs import (
     EACH_SIDE,
     EDIT_VERBS,
@@ -48,6 +49,7 @@ from studio.planner.edit_verbs import (
     UNDO,
     words_of,
 )
+from studio.planner.numbers import parse_count
 from studio.planner.paraphrases import plain_text
 from studio.planner.references import Scope, extra_nouns, is_upload, noun_key, scope_for
 
@@ -82,6 +84,8 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     )
     if UNDO.search(text) and not REMOVE.search(text):
         return _undo(text, state)
+    if other := other_one(text, state, previous_requests, scope, _undo_call(state), _plan_edits):
+        return other
     words = spelled(words_of(text), scope)
     if QUESTION_START.search(text) and text.rstrip().endswith("?") and not EDIT_VERBS.search(text):
         return EditPlan(answer=_describe(scope, read_mentions(words, scope)))
@@ -89,6 +93,8 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     mentions = read_mentions(words, scope)
     relight(words, plan)
     if spotlight(words, mentions, scope, plan):
+        return plan
+    if SWAP.search(text) and swap_looks(words, mentions, scope, plan):
         return plan
     if SWAP.search(text) and any(m.new for m in mentions) and any(m.names for m in mentions):
         swap(words, mentions, scope, plan)
@@ -100,6 +106,8 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
         return plan
     if EACH_SIDE.search(text):
         each_side(words, mentions, scope, plan)
+        return plan
+    if set_count(words, scope, plan):
         return plan
     targets = edit_targets(words, mentions, scope, plan)
     if STACK.search(text):
@@ -143,22 +151,53 @@ def _undo(text: str, state: dict[str, Any]) -> EditPlan:
     if ordinal:
         said = ordinal.group(1) or ordinal.group(2) or "first"
         return _back_to_request(ORDINALS.get(said, 1), revisions)
+    steps = STEPS_BACK.search(text)
+    count = parse_count(steps.group(1)) if steps else None
+    if count is not None and count > 1:  # "go back two steps", "undo the last 3 changes"
+        return _steps_back(int(count), revisions)
+    call = _undo_call(state)
+    if call is None:
+        return EditPlan(answer="There is no earlier revision to go back to in the recent history.")
+    return EditPlan(calls=[call])
+
+
+STEPS_BACK = re.compile(
+    r"\b(?:back|undo|revert)\s+(?:the\s+)?(?:last\s+)?(\w+)\s+(?:steps?|changes?|edits?|times?)\b"
+)
+
+
+def _steps_back(count: int, revisions: list[dict[str, Any]]) -> EditPlan:
+    """The scene as it was `count` requests ago (each run's revisions are one step)."""
+    ordered = sorted(revisions, key=lambda r: r["number"])
+    steps: list[list[dict[str, Any]]] = []
+    for revision in ordered:
+        run = revision.get("run")
+        if steps and run is not None and steps[-1][-1].get("run") == run:
+            steps[-1].append(revision)
+        else:
+            steps.append([revision])
+    if count >= len(steps):
+        return EditPlan(answer=f"There are only {len(steps) - 1} steps to go back.")
+    wanted = steps[-1 - count][-1]["number"]
+    says = f"went back {count} steps (to revision {wanted})"
+    return EditPlan(calls=[Call("revert_scene", {"revision": wanted}, says)])
+
+
+def _undo_call(state: dict[str, Any]) -> Call | None:
+    """The call that undoes the last request's change (None when there is nothing before it)."""
+    revisions = state.get("revisions", [])
+    if not revisions:
+        return None
     latest = revisions[-1]
     if latest.get("run") is None:
         earlier = [r for r in revisions if r["number"] < latest["number"]]
     else:
         earlier = [r for r in revisions if r.get("run") != latest.get("run")]
     if not earlier:
-        return EditPlan(answer="There is no earlier revision to go back to in the recent history.")
+        return None
     wanted = earlier[-1]["number"]
-    return EditPlan(
-        calls=[
-            Call(
-                "revert_scene",
-                {"revision": wanted},
-                f"undid the last change (back to revision {wanted})",
-            )
-        ]
+    return Call(
+        "revert_scene", {"revision": wanted}, f"undid the last change (back to revision {wanted})"
     )
 
 

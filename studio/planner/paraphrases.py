@@ -77,6 +77,7 @@ SEATED = {"table", "tables", "desk"}
 SET_WORDS = {"set", "laid", "seating", "seats", "that", "which", "sits"}
 PEOPLE = {"people", "persons", "guests", "diners", "adults", "kids", "children"}
 ENDS = {",", ";", ".", ":", "!", "?", "-", "and", "with", "under", "on", "next", "beside"}
+CLAUSE_ENDS = {",", ";", ".", ":", "!", "?", "and"}
 
 
 def plain_text(text: str) -> str:
@@ -107,6 +108,15 @@ def rewrite(words: list[str]) -> list[str]:
         if body and words[index - 1 : index] != ["at"]:
             out += [f"{BODY_HEIGHTS[words[index]]:g}", "m", "tall"]
             index += 2
+            continue
+        if words[index : index + 2] == ["each", "with"]:  # "3 plinths, each with a vase on top"
+            stop = index + 2
+            while stop < len(words) and words[stop] not in CLAUSE_ENDS:
+                stop += 1
+            if out[-1:] == [","]:
+                out.pop()
+            out += [*words[index + 1 : stop], "each"]  # -> "with a vase on top each"
+            index = stop
             continue
         seats = _seats(words, index, out)
         if seats:

@@ -113,6 +113,8 @@ class Scope:
     focus: list[str] = field(default_factory=list)
     """Names "it" and "them" stand for: the latest user edit's, the last request's, or the only."""
     just_edited: list[str] = field(default_factory=list)
+    last_named: list[str] = field(default_factory=list)
+    """Every object of every kind the last request named ('a shelf with 2 bottles': all)."""
 
     def names(self) -> set[str]:
         return {item["name"] for item in self.objects}
@@ -160,6 +162,8 @@ def scope_for(
     scope = Scope(list(objects))
     if user_edits:
         scope.just_edited = [n for n in user_edits[0].get("changed", []) if n in scope.names()]
+    if previous_requests:
+        scope.last_named = _all_named_in(scope, previous_requests[-1])
     if JUST_EDITED.search(request) and scope.just_edited:
         scope.focus = list(scope.just_edited)
         return scope
@@ -198,6 +202,15 @@ def _named_in(scope: Scope, text: str, *, newest: bool = False) -> list[str]:
     return []
 
 
+def _all_named_in(scope: Scope, text: str) -> list[str]:
+    """The objects of every kind a request names, in the order it names them."""
+    named: list[str] = []
+    for word in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", text.lower()):
+        found = scope.of_kind(word) if noun_key(word) else []
+        named += [item["name"] for item in found if item["name"] not in named]
+    return named
+
+
 def _introduced(before: list[str]) -> int | None:
     """How many objects words before a noun introduce ("a", "two more"), None for "the"."""
     for word in reversed(before):
@@ -224,6 +237,8 @@ def resolve(
     elif head in ("one", "ones"):
         found = [scope.get(n) for n in scope.focus if n in scope.names()]
         found = _group_of(scope, found) if found else list(scope.objects)
+        if set(modifiers) & ORDINAL_PICKS and not _one_group(found):
+            found = _largest_group(scope) or found  # "on the last one": one of a row
     else:
         found = scope.of_kind(head)
     if not found:
@@ -265,6 +280,18 @@ def _coloured(found: list[SceneObjectView], modifiers: Sequence[str]) -> list[Sc
 def _one_group(found: list[SceneObjectView]) -> bool:
     """'it' for three crates made together ("make it five") means the group."""
     return len({item.get("category") for item in found}) == 1
+
+
+ORDINAL_PICKS = {"first", "second", "third", "fourth", "last", "middle"}
+
+
+def _largest_group(scope: Scope) -> list[SceneObjectView]:
+    """The copies of the kind the scene has most of (none when no kind has two)."""
+    kinds: dict[str, list[SceneObjectView]] = {}
+    for item in scope.objects:
+        kinds.setdefault(str(item.get("category") or item["name"]), []).append(item)
+    group = max(kinds.values(), key=len, default=[])
+    return group if len(group) > 1 else []
 
 
 def _group_of(scope: Scope, found: list[SceneObjectView]) -> list[SceneObjectView]:

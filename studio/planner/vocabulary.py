@@ -63,7 +63,7 @@ MOOD_WORDS = {
     "neutral": "studio",
     "evening": "evening",
     "dusk": "evening",
-    "night": "evening",
+    "night": "moonlight",
     "sunset": "sunset",
     "dramatic": "dramatic",
     "moody": "dramatic",
@@ -231,7 +231,7 @@ LIGHT_HEADS = {
 the scene's mood is its lighting)."""
 LIGHT_HEAD_MOODS = {"daylight": "daylight", "sunlight": "daylight", "sunshine": "daylight",
                     "sun": "daylight", "moonlight": "moonlight", "sunset": "sunset",
-                    "dusk": "evening", "night": "evening", "nighttime": "evening",
+                    "dusk": "evening", "night": "moonlight", "nighttime": "moonlight",
                     "candlelight": "warm", "firelight": "warm", "lamplight": "warm",
                     "torchlight": "warm"}  # fmt: skip
 LIGHT_TYPES = {"spot": "spot", "point": "point", "directional": "directional",
