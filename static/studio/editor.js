@@ -329,7 +329,11 @@ export class Editor {
     const mode = this.gizmo.getMode();
     this.dropOntoSupport(mesh);
     const verb = { translate: "moved", rotate: "rotated", scale: "resized" }[mode];
-    this.change(editSource(verb, this.selected), (item) => { item.transform = this.transformOf(mesh); });
+    this.change(editSource(verb, this.selected), (item) => {
+      item.transform = this.transformOf(mesh);
+      // A size the person chose is theirs: the checks warn about it, never change it.
+      if (mode === "scale") item.size_stated = true;
+    });
   }
 
   panelChanged(input) {
@@ -362,6 +366,7 @@ export class Editor {
           transform.scale = [1, 1, 1];
         }
         item.transform = transform;
+        item.size_stated = true;
       });
     } else if (group === "pos") {
       const target = [value("pos-x"), value("pos-y"), value("pos-z")];

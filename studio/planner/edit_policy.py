@@ -133,6 +133,9 @@ def _report(
         changes = [c for r in rounds for c in (result_object(r) or {}).get("changes", [])]
         if changes:
             parts.append("Physics fixes: " + "; ".join(dict.fromkeys(changes)) + ".")
+        warnings = [w for check in checks.values() for w in check.get("warnings", [])]
+        if warnings:
+            parts.append("Kept as you asked: " + "; ".join(dict.fromkeys(warnings)) + ".")
     text = " ".join(parts)
     return _final(context, text, reason) if reason else answer_decision(context, text)
 

@@ -90,7 +90,8 @@ def _resized_shape(item: SceneObject, old: np.ndarray, new: np.ndarray) -> Scene
 
 def resize_object(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any]:
     """Set an object's extents (width x height x depth, metres), keeping its footprint centre and
-    its bottom where they are; what rests on it moves up or down with its top."""
+    its bottom where they are; what rests on it moves up or down with its top. The size is the
+    person's (they asked for it): the scale check warns about an unusual one, never changes it."""
     scene = load(context)
     name = arguments["name"]
     item = guarded(lambda: scene.object(name))
@@ -99,7 +100,7 @@ def resize_object(arguments: dict[str, Any], context: ToolContext) -> dict[str, 
     if (target <= 0).any():
         raise ToolError("sizes must be positive")
     above = _resting_on(scene, name, context)
-    resized = _resized_shape(item, high - low, target)
+    resized = replace(_resized_shape(item, high - low, target), size_stated=True)
     scene = scene.with_object(resized)
     new_low, new_high = _bounds(scene, name, context)
     centre_delta = np.array(

@@ -8,6 +8,7 @@ import pytest
 from agents.models import Run
 from agents.selectors import run_messages
 from studio.models import SceneRevision
+from studio.scene.geometry import object_bounds
 from studio.scene.model import Scene, scene_from_dict
 from studio.services import revision_create
 from studio.tools.conversation import scene_state
@@ -81,3 +82,15 @@ def test_undo_and_start_over(studio, ask):
     run = ask("start over with a blue sphere")
     assert "build_scene" in tool_names(run)
     assert [item.category for item in current(studio).objects] == ["sphere"]
+
+
+def test_a_size_asked_for_in_a_follow_up_is_kept_and_warned_about(studio, ask):
+    ask("a desk and a chair")
+    run = ask("make the desk 3.5 m long")
+
+    desk = current(studio).object("desk")
+    assert desk.size_stated
+    assert run.status == "succeeded", run.message
+    low, high = object_bounds(desk)
+    assert max(high[0] - low[0], high[2] - low[2]) == pytest.approx(3.5, abs=0.01)
+    assert "Kept as you asked: desk" in run.message  # a scale doubt is a warning, not a change
