@@ -76,6 +76,7 @@ def test_select_resize_delete_and_duplicate_by_hand(page, app: Stack, tmp_path: 
     assert resized["checks_total"] >= 4 and resized["passed"] is not None  # checked like a round
     crate = {item["name"]: item for item in resized["scene"]["objects"]}["crate"]
     assert crate["shape"]["params"]["size"] == [0.6, 1.2, 0.6]
+    assert crate["size_stated"] is True  # the person's size: checks warn, never change it
     assert crate["transform"]["translation"][1] == pytest.approx(0.6)  # still on the ground
     assert page.evaluate("window.studioViewer.selected") == "crate"  # still selected
     badge = "#sv-history button.sv-rev[data-number='2'] .sv-badge"
