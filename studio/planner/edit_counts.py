@@ -8,18 +8,12 @@ import re
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_tables import COUNTS, UNITS_M
 from studio.planner.references import SceneObjectView, Scope, noun_key
+from studio.scene.model import free_name
 
 
 def next_name(scope: Scope, base: str) -> str:
-    """The builder's naming: `base`, then base-2, base-3...; after base-1..N, base-(N+1)."""
-    names = scope.names()
-    copies = [int(n.rsplit("-", 1)[1]) for n in names if re.fullmatch(rf"{re.escape(base)}-\d+", n)]
-    if base not in names and not copies:
-        return base
-    number = max(copies, default=1) + 1
-    while f"{base}-{number}" in names:
-        number += 1
-    return f"{base}-{number}"
+    """The name the tools will give a new `base` object in this scene (`free_name`)."""
+    return free_name(scope.names(), base)
 
 
 def number_of(word: str) -> int | None:

@@ -8,6 +8,8 @@ validates every value and raises `SceneError` with a message a person can act on
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, get_args
 
@@ -149,6 +151,18 @@ class Scene:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def free_name(taken: Collection[str], base: str) -> str:
+    """The name a new `base` object gets among `taken`: `base`, then base-2, base-3...; after
+    base-1..N, base-(N+1). The tools name objects so, and the planner predicts their names."""
+    copies = [int(n.rsplit("-", 1)[1]) for n in taken if re.fullmatch(rf"{re.escape(base)}-\d+", n)]
+    if base not in taken and not copies:
+        return base
+    number = max(copies, default=1) + 1
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"
 
 
 def scene_from_dict(data: dict[str, Any]) -> Scene:

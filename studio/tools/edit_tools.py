@@ -8,7 +8,6 @@ on a resized or moved object, which moves with it (so a ball stays on a table ma
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +21,7 @@ from studio.planner.grammar import GrammarError, parse_request
 from studio.planner.shapes import noun_shape
 from studio.planner.uploads import workspace_uploads
 from studio.scene.geometry import object_bounds, world_bounds
-from studio.scene.model import Scene, SceneObject, Shape, scene_from_dict
+from studio.scene.model import Scene, SceneObject, Shape, free_name, scene_from_dict
 from studio.selectors import revision_get
 from studio.tools.scene_tools import NAME, VEC3, material_dict, scene_tool, summary_with
 from studio.tools.working import guarded, load, mesh_resolver, run_id, save
@@ -149,18 +148,6 @@ def turn_object(arguments: dict[str, Any], context: ToolContext) -> dict[str, An
     return summary_with(context, scene, item.name) | {"rotation": rotation}
 
 
-def _free_name(scene: Scene, base: str) -> str:
-    """`base`, else the next numbered copy (after base-1..N comes base-(N+1))."""
-    taken = {item.name for item in scene.objects}
-    copies = [int(n.rsplit("-", 1)[1]) for n in taken if re.fullmatch(rf"{re.escape(base)}-\d+", n)]
-    if base not in taken and not copies:
-        return base
-    number = max(copies, default=1) + 1
-    while f"{base}-{number}" in taken:
-        number += 1
-    return f"{base}-{number}"
-
-
 def _put(scene: Scene, name: str, arguments: dict[str, Any], context: ToolContext) -> Scene:
     """Place a new object as asked, or on the ground to the right of everything else."""
     relation, target = arguments.get("relation"), arguments.get("target")
@@ -220,7 +207,9 @@ def duplicate_object(arguments: dict[str, Any], context: ToolContext) -> dict[st
     """Copy an object (shape, material, physics) under a new name and place the copy."""
     scene = load(context)
     source = guarded(lambda: scene.object(arguments["name"]))
-    name = arguments.get("new_name") or _free_name(scene, source.category or source.name)
+    name = arguments.get("new_name") or free_name(
+        {other.name for other in scene.objects}, source.category or source.name
+    )
     if name in {item.name for item in scene.objects}:
         raise ToolError(f"there is already an object named {name!r}")
     copy = replace(source, name=name)
@@ -253,7 +242,10 @@ def add_described(arguments: dict[str, Any], context: ToolContext) -> dict[str, 
     scene = load(context)
     names = []
     for item in built.scene.objects:
-        name = _free_name(scene, arguments.get("name") or item.category or item.name)
+        name = free_name(
+            {other.name for other in scene.objects},
+            arguments.get("name") or item.category or item.name,
+        )
         scene = scene.with_object(replace(item, name=name))
         scene = _put(scene, name, arguments, context)
         names.append(name)
