@@ -10,6 +10,10 @@
   it cannot.
 * Per share: "dividends per share", "book value per share" ask for an amount per share that no
   canonical line holds (only earnings per share is printed per share).
+* A percentage of an amount: "SG&A % of net sales" read as SG&A alone would be an amount where
+  a percentage is asked.
+* A ratio the planner does not know: "payout ratio (dividends paid vs net income)", "price to
+  earnings ratio", "receivables turnover" name a line, but that line alone is no answer.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from finance.planner.metric_catalogue import LINE_ITEMS, PER_SHARE
+from finance.planner.metric_catalogue import LINE_ITEMS, PER_SHARE, STATEMENT_OF
 
 QUALIFIABLE = frozenset({"revenue", "cost_of_revenue", "gross_profit", "operating_income"})
 MARGIN_OF = {
@@ -107,3 +111,35 @@ def per_share_refusal(text: str, name: str) -> str:
         f"the statements print {line} in total, not per share (only earnings per share is "
         "printed per share)"
     )
+
+
+# "efficiency ratio", "payout ratio", "receivables turnover": a quotient the request names.
+RATIO_ASKED = re.compile(r"\b([a-z-]+(?: [a-z-]+)?) (ratio|turnover|multiple|yield)\b", re.I)
+
+
+def unknown_ratio_refusal(text: str, name: str) -> str:
+    """Why a ratio the planner does not know is not answered with a line the request happens
+    to name ("payout ratio (dividends paid over net income)" is a quotient, "price to earnings
+    ratio" no EPS): "" when the metric found is itself a ratio, a margin or a share."""
+    if name not in STATEMENT_OF:
+        return ""
+    asked = RATIO_ASKED.search(text)
+    if asked is None:
+        return ""
+    line = name.replace("_", " ")
+    return (
+        f"the request names a ratio the planner does not compute (“{asked.group(0).lower()}”); "
+        f"{line} alone is no answer"
+    )
+
+
+PERCENT_ASKED = re.compile(r"%|\bper ?cent(age)?\b", re.IGNORECASE)
+
+
+def percent_refusal(text: str, name: str) -> str:
+    """Why an amount is no answer to a request for a percentage ("" when the metric found is
+    one, or no percentage is asked)."""
+    if name not in STATEMENT_OF or not PERCENT_ASKED.search(text):
+        return ""
+    line = name.replace("_", " ")
+    return f"the request asks for a percentage and {line} is an amount"

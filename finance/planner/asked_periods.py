@@ -4,6 +4,7 @@
 |---------------------------------------------------|--------------------------------------------|
 | "FY2022", "fiscal 2022", "in 2022", "2022 vs 2021" | fiscal years (`years`)                     |
 | "Q2 2023", "second quarter of fiscal 2022"         | that quarter of that fiscal year           |
+| "Q3 vs Q3 last year", "third-quarter sales"        | that quarter, latest year (none: cannot)   |
 | "first half", "H1", "six months"; "nine months"    | the year to date (`months` 6 or 9)         |
 | "last quarter", "latest quarter", "three months"   | a quarter (`months` 3): the latest one     |
 | "Dec 31 2022", "December 2022", "June 30, 2023"    | the period that ends on that date (`dates`)|
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import re
 from datetime import date
+
+from finance.statements.periods import MONTHS
 
 YEAR = re.compile(
     r"\bFY\s?'?((?:19|20)\d{2})\b|\bfiscal (?:year )?((?:19|20)\d{2})\b|"
@@ -35,6 +38,10 @@ QUARTER = re.compile(
     re.I,
 )
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+# "Q3 vs Q3 last year", "third-quarter sales": a quarter named without its fiscal year.
+BARE_QUARTER = re.compile(
+    r"\bQ([1-4])\b|\b([1-4])Q\b|\b(first|second|third|fourth)[- ](?:fiscal\s+)?quarter\b", re.I
+)
 YEAR_TO_DATE = (
     (6, re.compile(r"\b(first half|h1|1h|six months|6 months|half[- ]year)\b", re.I)),
     (9, re.compile(r"\b(nine months|9 months|first three quarters|9m)\b", re.I)),
@@ -44,10 +51,6 @@ A_QUARTER = re.compile(
     r"\b(three|3)[- ]months?\b",
     re.I,
 )
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
 DATE = re.compile(
     r"\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+"
@@ -61,9 +64,23 @@ _DAYS_SLACK = 7  # a 52/53-week period ends within days of the date people name
 def dates(text: str) -> tuple[Asked, ...]:
     """The dates a request names, in its order: "Dec 31 2022" -> (2022, 12, 31)."""
     return tuple(
-        (int(m.group(3)), _MONTHS[m.group(1)[:3].lower()], int(m.group(2)) if m.group(2) else None)
+        (int(m.group(3)), MONTHS[m.group(1)[:3].lower()], int(m.group(2)) if m.group(2) else None)
         for m in DATE.finditer(text)
     )
+
+
+# Words that say when, not what: "six months ended", "the prior-year quarter", "YTD".
+PERIOD_WORDS = re.compile(
+    r"\b(three|six|nine|twelve|3|6|9|12)[- ]months?( ended| ending| to| through)?\b|"
+    r"\b(first|second) half\b|\byear[- ]to[- ]date\b|\b(ytd|qtd)\b|"
+    r"\b(prior|previous|same|last)[- ](fiscal )?(year|quarter|period)\b",
+    re.I,
+)
+
+
+def without_periods(text: str) -> str:
+    """The request less its dates and the words that name a period, to count what it asks."""
+    return PERIOD_WORDS.sub(" ", without_dates(text))
 
 
 def without_dates(text: str) -> str:
@@ -92,6 +109,18 @@ def quarters(text: str) -> list[tuple[int, int]]:
         else:
             out.append((_ORDINAL[m.group(5).lower()], int(m.group(6))))
     return out
+
+
+def quarter_named(text: str) -> int | None:
+    """The one quarter a request names without a year ("Q3 vs Q3 last year" -> 3); None when it
+    names none or several."""
+    found = {
+        int(m.group(1) or m.group(2))
+        if (m.group(1) or m.group(2))
+        else _ORDINAL[m.group(3).lower()]
+        for m in BARE_QUARTER.finditer(text)
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def months_asked(text: str) -> int | None:

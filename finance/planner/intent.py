@@ -79,6 +79,7 @@ NOT_TICKERS = {
     "SEC", "XBRL", "FRED", "GDP", "CPI", "DCF", "FCF", "USD", "ROE", "ROA", "CCC", "DSO", "DIO",
     "DPO", "PDF", "HTML", "FY", "EDGAR", "CAGR", "YOY", "EPS", "EBIT", "MD", "AND", "THE", "NYSE",
     "NASDAQ", "US", "USA", "CEO", "CFO", "IPO", "ETF", "API", "CSV", "OK", "I", "A", "K", "Q",
+    "YTD", "QTD", "TTM", "LTM", "SBC", "NII",
 }  # fmt: skip
 _TICKER = re.compile(
     r"(?:\bticker\s*:?\s*|\bsymbol\s*:?\s*|\((?:NYSE|NASDAQ|Nasdaq)?\s*:?\s*)\$?([A-Z]{1,5})\b"

@@ -12,9 +12,12 @@ as a person reads it. Names:
 * `<line> margin` (`net_income margin`, `ebitda margin`, ...): the line / revenue, in %;
 * `share:<a>/<b>` ("capex as a share of revenue", "capital intensity"): a / b, in %;
 * `quick ratio` ((current assets - inventories) / current liabilities), `current ratio`,
-  `debt to equity` (long-term debt / shareholders' equity), `total debt` (long-term debt + the
-  debt due within a year, where printed), `total debt to equity`, `effective tax rate` (income tax /
-  pre-tax income), `interest coverage` (operating income / interest expense);
+  `working capital` (current assets - current liabilities), `debt to equity` (long-term debt /
+  shareholders' equity), `total debt` (long-term debt + the debt due within a year, where
+  printed), `net debt` (total debt - cash and cash equivalents), `net debt to ebitda`,
+  `total debt to equity` (to total equity, non-controlling interests included, when the
+  request says "total equity"), `effective tax rate` (income tax / pre-tax income),
+  `interest coverage` (operating income / interest expense);
 * on average balances (this period's and a year before's): `fixed asset turnover` (revenue /
   net PP&E), `asset turnover`, `inventory turnover` (cost of revenue / inventories), `return on
   assets`, `return on equity` (net income / shareholders' equity, in %).
@@ -36,6 +39,8 @@ LINE_ITEMS: tuple[tuple[str, str, str], ...] = (
     (r"(cash|cash flows?) from operations|operating cash flows?|cash flows? from operating", CF,
      "operating_cash_flow"),
     (r"dividends paid|cash dividends|\bdividends\b", CF, "dividends_paid"),
+    (r"(stock|share|equity)[- ]based comp(ensation)?|stock comp(ensation)?\b|\bsbc\b", CF,
+     "stock_based_compensation"),
     (r"share repurchases?|stock buybacks?|buybacks?|repurchases? of (common )?stock", CF,
      "share_repurchases"),
     (r"net pp&?n?e|net property,? plant,? and equipment|pp&?n?e,? net|\bppne\b|\bpp&?e\b|"
@@ -51,21 +56,24 @@ LINE_ITEMS: tuple[tuple[str, str, str], ...] = (
     (r"long[- ]term debt", BS, "long_term_debt"),
     (r"short[- ]term (debt|borrowings)", BS, "short_term_debt"),
     (r"current (portion|maturities) of (long[- ]term )?debt", BS, "current_debt"),
+    (r"\btotal ((share|stock)holders'? )?equity\b", BS, "total_equity"),
     (r"(share|stock)holders'? equity|book value", BS, "shareholders_equity"),
     (r"\bcogs\b|cost of (goods sold|revenues?|sales)", IS, "cost_of_revenue"),
     (r"gross profit", IS, "gross_profit"),
     (r"research and development|\br&d\b", IS, "research_and_development"),
-    (r"\bsg&a\b|selling,? general,? (and|&) administrative", IS,
+    (r"\bs[gi]&a\b|selling,? [a-z]+,? (and|&) administrative", IS,
      "selling_general_administrative"),
     (r"operating income|income from operations|operating profit", IS, "operating_income"),
     (r"(?<!non-)(?<!non)\b(total )?operating (costs and )?expenses|\bopex\b", IS,
      "total_operating_expenses"),
     (r"income tax(es)?( expense)?|tax expense|provision for (income )?taxes", IS, "income_tax"),
     (r"(pre-?tax income|income before (income )?taxes)", IS, "income_before_tax"),
-    (r"interest expense", IS, "interest_expense"),
+    (r"non-?interest expenses?", IS, "noninterest_expense"),
+    (r"(?<!non-)\binterest expense", IS, "interest_expense"),
     (r"\bbasic (eps|earnings per share)\b|\b(eps|earnings per share),? basic\b", IS, "eps_basic"),
     (r"\beps\b|(net )?(income|earnings) per (diluted |common )?share", IS, "eps_diluted"),
     (r"net interest income|\bnii\b", IS, "net_interest_income"),
+    (r"provisions? for (credit|loan|loan and lease) losses", IS, "provision_for_credit_losses"),
     (r"net (income|earnings|profit)", IS, "net_income"),
     (r"(total |net )?revenues?|net sales|total sales|\bsales\b|top line", IS, "revenue"),
 )  # fmt: skip
@@ -170,7 +178,11 @@ NAMED = (
     "ebitda less capex",
     "free cash flow",
     "total debt",
+    "net debt",
+    "net debt to ebitda",
+    "working capital",
     "total debt to equity",
+    "total debt to total equity",
 )
 
 
@@ -218,14 +230,47 @@ def metric_for(name: str, label: str) -> Metric:
         )
     if name == "total debt":
         return _total_debt(label)
-    if name == "total debt to equity":
-        debt, equity = _total_debt(label), _line("shareholders_equity", label)
+    if name == "net debt":
+        debt, cash = _total_debt(label), _line("cash_and_equivalents", label)
+        return Metric(
+            name,
+            (*debt.inputs, cash),
+            lambda v: debt.formula(v) - v[cash],
+            "money",
+            f"{debt.reads} - cash and cash equivalents",
+            debt.optional,
+        )
+    if name == "net debt to ebitda":
+        debt, earnings = metric_for("net debt", label), metric_for("ebitda", label)
+        return Metric(
+            name,
+            (*debt.inputs, *earnings.inputs),
+            lambda v: debt.formula(v) / earnings.formula(v),
+            "x",
+            f"({debt.reads}) / ({earnings.reads})",
+            debt.optional,
+        )
+    if name == "working capital":
+        assets, debts = (
+            _line("total_current_assets", label),
+            _line("total_current_liabilities", label),
+        )
+        return Metric(
+            name,
+            (assets, debts),
+            lambda v: v[assets] - v[debts],
+            "money",
+            "total current assets - total current liabilities",
+        )
+    if name in ("total debt to equity", "total debt to total equity"):
+        key = "total_equity" if name.endswith("total equity") else "shareholders_equity"
+        debt, equity = _total_debt(label), _line(key, label)
         return Metric(
             name,
             (*debt.inputs, equity),
             lambda v: debt.formula(v) / v[equity],
             "ratio",
-            f"({debt.reads}) / shareholders equity",
+            f"({debt.reads}) / {key.replace('_', ' ')}",
             debt.optional,
         )
     if name == "free cash flow":

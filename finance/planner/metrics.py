@@ -44,8 +44,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from finance.planner.asked_lines import per_share_refusal, qualifier
-from finance.planner.asked_periods import dates, fiscal_years, months_asked, quarters
+from finance.planner.asked_lines import (
+    per_share_refusal,
+    percent_refusal,
+    qualifier,
+    unknown_ratio_refusal,
+)
+from finance.planner.asked_periods import (
+    dates,
+    fiscal_years,
+    months_asked,
+    quarter_named,
+    quarters,
+    without_periods,
+)
 from finance.planner.metric_catalogue import (
     BS,
     CF,
@@ -78,11 +90,21 @@ __all__ = [
 NAMED_RATIOS: tuple[tuple[str, str], ...] = (
     (r"quick ratio|acid[- ]test", "quick ratio"),
     (r"current ratio", "current ratio"),
+    (r"total debt (to|over|/) total ((share|stock)holders'? )?equity",
+     "total debt to total equity"),
     (r"total debt[- ]to[- ]equity|total debt/equity|"
+     r"total debt (to|over|/) (share|stock)holders'? equity|"
      r"(debt[- ]to[- ]equity|debt/equity|\bd/e\b)[^.?]{0,40}\btotal debt\b",
      "total debt to equity"),
     (r"debt[- ]to[- ]equity|debt/equity|\bd/e\b", "debt to equity"),
+    # "net debt (total debt minus cash)": the gloss names total debt, the question net debt;
+    # "net debt to EBITDA" is another metric.
+    (r"\bnet debt ?(to|/) ?ebitda\b", "net debt to ebitda"),
+    (r"\bnet debt\b(?![- ]?(to|/)\s*\w)", "net debt"),
     (r"total debt|total borrowings", "total debt"),
+    (r"(?<!changes in )(?<!change in )\b(net )?working capital\b(?![- ]?(to|/|turnover)\b)",
+     "working capital"),
+    (r"\b(efficiency|overhead) ratio\b", "share:noninterest_expense/revenue"),
     (r"effective tax rate|\btax rate\b|\betr\b", "effective tax rate"),
     (r"inventory turnover|(sold|turned( over)?) (its |the )?inventor(y|ies)|inventory turns",
      "inventory turnover"),
@@ -103,9 +125,12 @@ MARGIN = re.compile(
 )
 SHARE = re.compile(
     r"\bas (an? )?(share|percentage|percent|%|proportion|fraction|ratio) of\b|\bto\b|\bover\b|"
-    r"\brelative to\b|\bdivided by\b|\bper\b",
+    r"(\bin )?% of\b|\b(percent|percentage|share|proportion) of\b|"
+    r"\brelative to\b|\bdivided by\b|\bper\b|/",
     re.IGNORECASE,
 )
+# "SG&A Q2 2023 as % of sales": a period between the two lines leaves them a share.
+PERIOD = re.compile(r"\b(q[1-4]|fy)?\s*'?(19|20)\d{2}\b|\bq[1-4]\b|\bfy\b", re.IGNORECASE)
 # "what % of revenue went to R&D": the whole named first, the part after it.
 PART_OF = re.compile(
     r"(%|\bper ?cent(age)?|\bshare|\bproportion|\bportion|\bfraction) of (the |its |their )?$",
@@ -179,7 +204,7 @@ class MetricRequest:
     average: bool = False
     compare: bool = False
     judge: bool = False
-    quarter: int | None = None  # the years are that quarter's ("Q2 of FY2023")
+    quarter: int | None = None  # the years are that quarter's ("Q2 of FY2023"), else the latest
     annual: bool = False  # "for the full year": a quarter's figure is no answer
     change: str = ""  # "growth" (in %) or "difference" between the two periods; "" for neither
     months: int | None = None  # 6 or 9: the year to date; 3: a quarter ("last quarter")
@@ -223,7 +248,9 @@ class MetricRequest:
         annual = [label for label in ordered if label.startswith("FY")]
         quarters = [label for label in ordered if label.startswith("Q")]
         chosen = annual if self.annual else annual or quarters or ordered
-        if self.months:
+        if self.quarter:  # "Q3 vs Q3 last year": that quarter only, never another
+            chosen = [label for label in quarters if label.startswith(f"Q{self.quarter} ")]
+        elif self.months:
             prefix = "Q" if self.months == 3 else f"{self.months}M"
             chosen = [label for label in ordered if label.startswith(prefix)]
         if not chosen:
@@ -255,19 +282,25 @@ def metric_name(text: str) -> str | None:
         return "ebitda"
     lowered = text.lower()
     # The earliest phrase wins; of two at the same place, the longer ("net income per share").
+    # Every place a line is named: "sales" inside "cost of sales" is no second line.
     found = sorted(
         (m.start(), -m.end(), key)
         for pattern, _, key in LINE_ITEMS
-        if (m := re.search(pattern, lowered))
+        for m in re.finditer(pattern, lowered)
     )
-    if len(found) >= 2:
-        (begin, end, first), (start, _, second) = found[0], found[1]
-        end = -end
-        if first != second and SHARE.fullmatch(lowered[end:start].strip()):
+    if not found:
+        return None
+    begin, end, first = found[0][0], -found[0][1], found[0][2]
+    later = [(start, key) for start, _, key in found if start >= end and key != first]
+    if later:
+        start, second = later[0]
+        between = " ".join(PERIOD.sub(" ", without_periods(lowered[end:start])).split())
+        between = re.sub(r"(\s*\b(the|its|their|total))+$", "", between)
+        if SHARE.fullmatch(between):
             return f"share:{first}/{second}"
-        if first != second and PART_OF.search(lowered[:begin]):
+        if PART_OF.search(lowered[:begin]):
             return f"share:{second}/{first}"
-    return found[0][2] if found else None
+    return first
 
 
 def _margin_base(phrase: str) -> str:
@@ -297,6 +330,7 @@ def read_metric(text: str) -> MetricRequest | None:
         years = sorted({year for _, year in named})
     else:
         years = fiscal_years(text, asks_tersely(text))
+        quarter = None if named else quarter_named(text)
     averaged = AVERAGE.search(text) is not None and len(years) >= 2
     compare = not averaged and COMPARE.search(text) is not None
     if averaged:
@@ -333,7 +367,9 @@ def read_metric(text: str) -> MetricRequest | None:
         months=None if quarter else months_asked(text),
         dates=() if quarter else dates(text),
         qualifier=qualifier(text, name),
-        refusal=per_share_refusal(text, name),
+        refusal=per_share_refusal(text, name)
+        or unknown_ratio_refusal(text, name)
+        or ("" if change else percent_refusal(text, name)),
     )
 
 
@@ -345,8 +381,9 @@ def asks_value(text: str) -> bool:
 def asks_tersely(text: str) -> bool:
     """A few words and no research verb: "operating cash flow 2021", "diluted EPS". Symbols
     are no words: "free cash flow (CFO - capex) for the full year" has eight, and a gloss in
-    brackets ("(CFO minus capex)") says what the words before it mean, so it is not counted."""
-    glossed = re.sub(r"\([^()]*\)", " ", text)
+    brackets ("(CFO minus capex)") says what the words before it mean, so it is not counted;
+    nor are dates and the words that name a period ("six months ended July 2 2023")."""
+    glossed = without_periods(re.sub(r"\([^()]*\)", " ", text))
     words = [word for word in glossed.split() if re.search(r"\w", word)]
     return len(words) <= TERSE_WORDS and not RESEARCH_VERB.search(text)
 

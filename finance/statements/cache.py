@@ -11,7 +11,9 @@ from finance.documents.json_cache import read_json, write_json
 from finance.statements.extract import extract_statements
 
 # 5: debt due within a year; period end dates; split amounts; quarter and year-to-date pages
-CACHE_VERSION = 5
+# 6: stock-based compensation, noninterest expense, "selling, <word> and administrative",
+#    "Total shareholders' equity" as the total equity, "Debt maturing within one year"
+CACHE_VERSION = 6
 
 
 def cached_statements(

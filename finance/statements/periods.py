@@ -26,10 +26,11 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-_MONTHS = {
+MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
     "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
 }  # fmt: skip
+"""A month's number by the first three letters of its name."""
 _DATE = re.compile(
     r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(\d{1,2}),?((?:19|20)\d\d)?"
 )
@@ -83,7 +84,7 @@ def read_column_header(text: str) -> ColumnPeriod | None:
     year = years[-1]
     end = None
     for match in _DATE.finditer(compact):
-        month, day = _MONTHS[match.group(1)], int(match.group(2))
+        month, day = MONTHS[match.group(1)], int(match.group(2))
         on = int(match.group(3)) if match.group(3) else year
         try:
             end = date(on, month, day)

@@ -55,6 +55,8 @@ RULES: dict[str, dict[str, _R]] = {
         "selling_general_administrative": [
             (r"^(total )?selling, general,? and administrative( expenses?| costs?)?$", 0),
             (r"^(total )?(selling|marketing|sales)(,| and) general,? and administrative\b", 1),
+            # "Selling, informational and administrative expenses": the filer's own middle word.
+            (r"^(total )?selling, [a-z]+,? and administrative( expenses?| costs?)?$", 2),
         ],
         "operating_income": [
             (r"^(total )?operating (income|profit)( \(loss\))?$", 0),
@@ -82,6 +84,11 @@ RULES: dict[str, dict[str, _R]] = {
             (r"^interest and debt expense$", 1),
         ],
         "net_interest_income": [(r"^net interest income$", 0)],
+        # A bank's operating costs: "Total noninterest expense" (its lines above it are parts).
+        "noninterest_expense": [
+            (r"^total non-?interest expenses?$", 0),
+            (r"^non-?interest expenses?$", 1),
+        ],
         "provision_for_credit_losses": [
             (r"^(total )?provisions? for (credit|loan|loan and lease) losses$", 0),
             (r"^provisions? for (credit|loan) losses\b", 1),
@@ -171,6 +178,8 @@ RULES: dict[str, dict[str, _R]] = {
                 0,
             ),
             (r"^long-term (debt|borrowings),? (classified as current|due within one year)", 0),
+            # "Debt maturing within one year": borrowings and current maturities in one line.
+            (r"^(long-term )?(debt|borrowings) (maturing|due|payable) within one year$", 0),
         ],
         "total_liabilities": [(r"^total liabilities$", 0)],
         "shareholders_equity": [
@@ -183,7 +192,13 @@ RULES: dict[str, dict[str, _R]] = {
             (r"^total (share ?owners|shareholders|stockholders)['\u2019]? equity\b", 1),
             (r"^total equity$", 2),
         ],
-        "total_equity": [(r"^total (equity|capital)$", 0)],
+        # "Total shareholders' equity" under "Total Amcor plc shareholders' equity" and the
+        # non-controlling interests: the whole equity, as "Total equity" is elsewhere.
+        "total_equity": [
+            (r"^total (equity|capital)$", 0),
+            (r"^total (share|stock)holders['\u2019]? equity( \(deficit\))?$", 1),
+            (r"^total shareowners['\u2019]? equity$", 1),
+        ],
         "noncontrolling_interests": [
             (r"^(non-?controlling|minority) interests?( in (consolidated )?subsidiaries)?$", 0),
         ],
@@ -206,6 +221,10 @@ RULES: dict[str, dict[str, _R]] = {
             (_CASH + r"(?!.*discontinu).*\boperat(ing|ions) activities\b", 2),
         ],
         "depreciation_amortization": [(r"^depreciation\b", 0)],
+        "stock_based_compensation": [
+            (r"^(stock|share|equity)[- ]based (compensation|payment)( expenses?| costs?)?$", 0),
+            (r"^(stock|share|equity)[- ]based (compensation|payment)\b(?!.*\b(tax|excess)\b)", 1),
+        ],
         "capital_expenditure": [
             (r"^capital (expenditures?|spending)", 0),
             (
