@@ -97,7 +97,8 @@ def measure_round(
     for whoever passed it (the round's adjustments)."""
 
     def mesh_for(obj: SceneObject) -> tuple[trimesh.Trimesh, Any]:
-        return object_mesh(obj, resolve_mesh=resolve_mesh), object_matrix(obj.transform)
+        mesh = object_mesh(obj, resolve_mesh=resolve_mesh, shared=True)  # only read
+        return mesh, object_matrix(obj.transform)
 
     if world is None:
         world = _world_meshes(resolve_mesh)

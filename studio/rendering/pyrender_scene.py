@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from studio.rendering.lights import look_at
 from studio.rendering.result import Bounds
+from studio.scene.geometry import is_shared
 from studio.scene.model import Color, Material, Scene, SceneObject, Vec3
 
 MeshFor = Callable[[SceneObject], tuple[trimesh.Trimesh, Any]]
@@ -46,6 +47,7 @@ _GEOMETRY_CACHE_SIZE = 512
 
 _GEOMETRY_LOCK = threading.Lock()
 _GEOMETRIES: OrderedDict[bytes, _Geometry] = OrderedDict()
+_BY_MESH: OrderedDict[int, tuple[trimesh.Trimesh, _Geometry]] = OrderedDict()
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,6 +61,23 @@ class _Geometry:
 
 
 def _geometry(mesh: trimesh.Trimesh) -> _Geometry:
+    with _GEOMETRY_LOCK:
+        known = _BY_MESH.get(id(mesh))
+    if known is not None and known[0] is mesh:
+        return known[1]
+    geometry = _hashed_geometry(mesh)
+    if is_shared(mesh):
+        # A shared shape mesh comes back as the same object and never changes: its geometry
+        # is found again without hashing its arrays. The entry keeps the mesh alive, so its
+        # id is not reused while it stands.
+        with _GEOMETRY_LOCK:
+            _BY_MESH[id(mesh)] = (mesh, geometry)
+            while len(_BY_MESH) > _GEOMETRY_CACHE_SIZE:
+                _BY_MESH.popitem(last=False)
+    return geometry
+
+
+def _hashed_geometry(mesh: trimesh.Trimesh) -> _Geometry:
     vertices = np.ascontiguousarray(mesh.vertices, dtype=np.float64)
     faces = np.ascontiguousarray(mesh.faces, dtype=np.int64)
     digest = hashlib.blake2b(vertices.tobytes(), digest_size=16)

@@ -88,9 +88,13 @@ _SHAPE_CACHE: OrderedDict[str, trimesh.Trimesh] = OrderedDict()
 _SHAPE_CACHE_LOCK = threading.Lock()
 
 
-def shape_mesh(shape: Shape, *, resolve_mesh: MeshResolver | None = None) -> trimesh.Trimesh:
+def shape_mesh(
+    shape: Shape, *, resolve_mesh: MeshResolver | None = None, shared: bool = False
+) -> trimesh.Trimesh:
     """The shape's mesh in its object's local frame; SceneError names a bad or missing param.
-    Each call returns a mesh of its own, which the caller may change."""
+    Each call returns a mesh of its own, which the caller may change; with `shared`, the cached
+    mesh itself, the same object for the same shape, which the caller only reads (the
+    renderer: no copy, and its geometry is recognised by identity)."""
     key = shape_key(shape)
     if key is None:
         return _build(shape, resolve_mesh, depth=0)
@@ -105,7 +109,14 @@ def shape_mesh(shape: Shape, *, resolve_mesh: MeshResolver | None = None) -> tri
             _SHAPE_CACHE[key] = hit
             while len(_SHAPE_CACHE) > SHAPE_CACHE_SIZE:
                 _SHAPE_CACHE.popitem(last=False)
-    return hit.copy(include_cache=True)
+    return hit if shared else hit.copy(include_cache=True)
+
+
+def is_shared(mesh: trimesh.Trimesh) -> bool:
+    """Whether `mesh` is a cached shape mesh (`shape_mesh(..., shared=True)`), which nobody
+    changes: the same object always holds the same triangles."""
+    with _SHAPE_CACHE_LOCK:
+        return any(mesh is cached for cached in _SHAPE_CACHE.values())
 
 
 def shape_key(shape: Shape) -> str | None:
@@ -118,10 +129,12 @@ def shape_key(shape: Shape) -> str | None:
     return None if shape.kind == "mesh" or '"mesh"' in key else key
 
 
-def object_mesh(obj: SceneObject, *, resolve_mesh: MeshResolver | None = None) -> trimesh.Trimesh:
+def object_mesh(
+    obj: SceneObject, *, resolve_mesh: MeshResolver | None = None, shared: bool = False
+) -> trimesh.Trimesh:
     """`shape_mesh` for an object, with errors that name the object."""
     try:
-        return shape_mesh(obj.shape, resolve_mesh=resolve_mesh)
+        return shape_mesh(obj.shape, resolve_mesh=resolve_mesh, shared=shared)
     except SceneError as error:
         raise SceneError(f"object {obj.name!r}: {error}") from error
 

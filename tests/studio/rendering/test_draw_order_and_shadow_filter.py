@@ -100,3 +100,21 @@ def test_lights_bound_once_per_pass_light_every_object_as_before(monkeypatch, bu
     theirs = render(scene, mesh_for=mesh_for, width=W, height=H)
     assert np.array_equal(ours.color, theirs.color)
     assert ours.color.std() > 10
+
+
+def test_shared_shape_meshes_are_read_once_and_a_changed_mesh_is_drawn_changed():
+    from studio.scene.geometry import is_shared, object_mesh
+
+    item = crate("crate", z=0.0)
+    shared = object_mesh(item, shared=True)
+    assert shared is object_mesh(item, shared=True) and is_shared(shared)
+    own = object_mesh(item)
+    assert own is not shared and not is_shared(own)
+
+    # A mesh of the caller's own, changed between two frames, is drawn as it is now.
+    scene = Scene(objects=(item,), lights=studio_lights(CAMERA), camera=CAMERA)
+    first = render(scene, mesh_for=lambda obj: (own, np.eye(4)), width=W, height=H)
+    own.apply_scale(2.0)
+    second = render(scene, mesh_for=lambda obj: (own, np.eye(4)), width=W, height=H)
+    assert np.allclose(first.object_bounds["crate"][1], (0.25, 0.25, 0.25))
+    assert np.allclose(second.object_bounds["crate"][1], (0.5, 0.5, 0.5))
