@@ -30,6 +30,7 @@ from studio.planner.shapes import spec_shape
 from studio.planner.specs import LightingSpec, ObjectSpec, ParsedRequest, RelationSpec
 from studio.planner.tabletop import beside_on_top, clear_spot, resting_spot, spread_on_top
 from studio.planner.uploads import Uploads, as_mesh, current_resolver, stand_in
+from studio.planner.vocabulary import COLOURS
 from studio.scene.geometry import object_bounds, world_bounds
 from studio.scene.materials import DENSITY, preset
 from studio.scene.model import (
@@ -157,6 +158,9 @@ def _object(spec: ObjectSpec, name: str) -> SceneObject:
     if spec.colour is not None:
         colour = linear_colour(spec.colour)
         material = replace(material, base_color=colour, name=f"{material.name} {spec.colour_word}")
+    elif noun.colour:  # its own colour: a red apple, a yellow rubber duck
+        colour = linear_colour(COLOURS[noun.colour])
+        material = replace(material, base_color=colour, name=f"{material.name} {noun.colour}")
     collision = "box" if shape.kind == "box" else "convex"
     physics = Physics(
         dynamic=noun.dynamic,

@@ -34,6 +34,9 @@ class Noun:
     key: str
     size: tuple[float, float, float]
     material: str = ""
+    colour: str = ""
+    """A colour word (`vocabulary.COLOURS`) the thing has unless asked otherwise: an apple is
+    red, a rubber duck yellow, whatever their material's own colour."""
     dynamic: bool = False
     words: tuple[str, ...] = ()
     primitive: dict[str, Any] | None = None
@@ -84,6 +87,7 @@ def _noun(key: str, data: dict[str, Any]) -> Noun:
         key=key,
         size=tuple(float(v) for v in data["size"]),  # type: ignore[arg-type]
         material=str(data.get("material", "")),
+        colour=str(data.get("colour", "")),
         dynamic=bool(data.get("dynamic", False)),
         words=tuple(data.get("words", [key])),
         primitive=data.get("primitive"),

@@ -59,6 +59,29 @@ def test_words_that_are_not_objects_stay_unmatched(word):
     assert match_noun(word) is None
 
 
+def test_things_known_by_their_colour_have_it_unless_asked_otherwise():
+    from studio.planner.lights import linear_colour
+    from studio.planner.vocabulary import COLOURS
+
+    assert {key: noun.colour for key, noun in CATALOGUE.items() if noun.colour}.keys() >= {
+        "apple",
+        "orange-fruit",
+        "rubber-duck",
+        "tennis-ball",
+    }
+    assert all(noun.colour in COLOURS for noun in CATALOGUE.values() if noun.colour)
+    duck = built("a rubber duck").objects[0].material
+    assert duck.base_color == linear_colour(COLOURS["yellow"])  # not the black of rubber
+    apples = built("three apples on a plate")
+    assert all(
+        item.material.base_color == linear_colour(COLOURS["red"])
+        for item in apples.objects
+        if item.category == "apple"
+    )
+    green = built("a green apple").objects[0].material
+    assert green.base_color == linear_colour(COLOURS["green"])  # as asked
+
+
 def test_a_chair_has_a_seat_back_and_legs():
     scene = built("a chair")
     chair = scene.object("chair")
