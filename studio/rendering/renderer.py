@@ -45,6 +45,7 @@ every hidden layer is shaded and then painted over; they are drawn front to back
 ground last, and the software rasteriser's depth test drops hidden fragments before shading
 them: at 100 stacked crates the colour pass takes about half the time. Only surfaces that meet
 exactly at the same depth (touching faces seen edge-on) can come out differently, a few pixels.
+That and each program's lights bound once per pass are `pyrender_passes.py`.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ from studio.rendering.pyrender_fixes import compare_filtered
 from studio.rendering.pyrender_fixes import (
     install_front_face_culling as _install_front_face_culling,
 )
+from studio.rendering.pyrender_passes import bind_lights_once, draw_near_to_far
 from studio.rendering.pyrender_scene import (
     GROUND_NAME,
     Z_NEAR,
@@ -206,63 +208,12 @@ class _Renderer:
 
         inner._get_light_cam_matrices = fitted_light_matrices
 
-        self.order: tuple[Any, list[Any]] | None = None
-
-        def near_to_far(scene: Any) -> list[Any]:
-            # Opaque meshes front to back, the ground last: what hides another is drawn first,
-            # so the rasteriser's depth test rejects the hidden fragments before shading them
-            # (pyrender draws them back to front, shading every hidden layer). Transparent ones
-            # stay last, back to front, as pyrender blends them. Worked out once per frame (the
-            # shadow, colour and segmentation passes draw the same scene); every mesh node is
-            # at the top of the scene graph, so its own translation is its position.
-            if self.order is not None and self.order[0] is scene:
-                return self.order[1]
-            eye = scene.get_pose(scene.main_camera_node)[:3, 3]
-            solid: list[Any] = []
-            clear: list[Any] = []
-            for node in scene.mesh_nodes:
-                (clear if node.mesh.is_transparent else solid).append(node)
-
-            def distance(node: Any) -> float:
-                return float(np.linalg.norm(np.asarray(node.translation) - eye))
-
-            solid.sort(key=lambda node: (node.name == GROUND_NAME, distance(node)))
-            clear.sort(key=distance, reverse=True)
-            self.order = (scene, solid + clear)
-            return self.order[1]
-
-        inner._sorted_mesh_nodes = near_to_far
-        lit: dict[int, int] = {}
-        per_object = [False]
-        forward_pass, bind_lighting = inner._forward_pass, inner._bind_lighting
-
-        def forward_pass_lighting_once(scene: Any, flags: int, seg_node_map: Any = None) -> Any:
-            # pyrender binds the same lights for every draw of a pass: a program keeps its
-            # uniforms, and the shadow maps stay on the texture units they were bound to (from
-            # unit 0, before a primitive's own textures, which start after them). So a
-            # program's lighting is bound once per pass, and later draws only skip the units it
-            # took. Not when a type has more lights than pyrender draws: it then picks the
-            # nearest ones per object.
-            lit.clear()
-            kinds = (scene.directional_light_nodes, scene.spot_light_nodes, scene.point_light_nodes)
-            most = inner._compute_max_n_lights(flags)
-            per_object[0] = any(len(n) > limit for n, limit in zip(kinds, most, strict=True))
-            return forward_pass(scene, flags, seg_node_map=seg_node_map)
-
-        def bind_lighting_once(scene: Any, program: Any, node: Any, flags: int) -> None:
-            if not per_object[0] and id(program) in lit:
-                inner._texture_alloc_idx = lit[id(program)]
-                return
-            bind_lighting(scene, program, node, flags)
-            lit[id(program)] = inner._texture_alloc_idx
-
-        inner._forward_pass = forward_pass_lighting_once
-        inner._bind_lighting = bind_lighting_once
+        draw_near_to_far(inner, GROUND_NAME)
+        bind_lights_once(inner)
         self.meshes = MeshCache(pyrender)
 
     def close(self) -> None:
         self.meshes.clear()
-        self.order = None
         self.offscreen.delete()
 
     def render(
