@@ -23,6 +23,7 @@ from studio.physics.scale import ScaleReport, scale_sanity
 from studio.physics.stability import StabilityReport, stability
 from studio.physics.support import SupportReport, support
 from studio.scene.model import Scene
+from studio.scene.solids import enclosed_volume
 
 __all__ = [
     "InterpenetrationReport",
@@ -50,9 +51,7 @@ def run_checks(scene: Scene, world_mesh: WorldMesh, **stability_options: Any) ->
     meshes = cached(world_mesh)
     for obj in scene.objects:
         # Built here, with the properties both threads read, so that no cache is filled twice.
-        mesh = meshes(obj)
-        if mesh.is_volume:
-            _ = mesh.volume
+        enclosed_volume(meshes(obj))
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="stability") as pool:
         simulating = pool.submit(stability, scene, meshes, **stability_options)
         overlaps = interpenetration(scene, meshes)

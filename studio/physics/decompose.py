@@ -28,6 +28,7 @@ import numpy as np
 import trimesh
 
 from studio.physics.common import FloatArray
+from studio.scene.solids import enclosed_volume
 
 CONCAVE_FILL = 0.85
 MAX_CELLS = 4096
@@ -60,7 +61,8 @@ def convex_pieces(mesh: trimesh.Trimesh, rotation: FloatArray) -> list[FloatArra
             _CACHE.move_to_end(key)
             return hit
     pieces: list[FloatArray] = []
-    if mesh.is_volume and is_concave(float(mesh.volume), float(mesh.convex_hull.volume)):
+    enclosed = enclosed_volume(mesh)
+    if enclosed is not None and is_concave(enclosed, float(mesh.convex_hull.volume)):
         pieces = _boxes(vertices, faces, rotation)
         if not pieces:
             pieces = _vhacd(vertices, faces)

@@ -47,6 +47,7 @@ from studio.physics.scale import TYPICAL_SIZES, ScaleReport, match_category
 from studio.physics.stability import StabilityReport
 from studio.physics.support import Body, SupportReport, footing
 from studio.scene.model import Scene, SceneObject
+from studio.scene.solids import enclosed_volume
 
 Changes = list[str]
 ROUND_SHAPES = frozenset({"sphere", "cylinder", "cone", "capsule", "torus", "revolve"})
@@ -130,8 +131,9 @@ class _World:
 
 
 def _volume(mesh: trimesh.Trimesh) -> float:
-    if mesh.is_volume:
-        return abs(float(mesh.volume))
+    enclosed = enclosed_volume(mesh)
+    if enclosed is not None:
+        return abs(enclosed)
     extent = np.ptp(np.asarray(mesh.vertices), axis=0)
     return float(np.prod(np.maximum(extent, 1e-6)))
 

@@ -55,6 +55,7 @@ from studio.physics.decompose import convex_pieces, is_concave
 from studio.scene.geometry import shape_key, shape_mesh
 from studio.scene.materials import DENSITY
 from studio.scene.model import Physics, Scene, SceneObject, Shape
+from studio.scene.solids import enclosed_volume
 from studio.scene.transforms import object_matrix, transform_from_dict
 
 TIMESTEP = 0.004
@@ -170,7 +171,7 @@ def _concave_parts(
     it is concave (a dynamic object collides as its pieces only then)."""
     if hollow := hollow_parts(obj):
         return hollow, True
-    concave = mesh.is_volume and is_concave(volume, hull_volume)
+    concave = enclosed_volume(mesh) is not None and is_concave(volume, hull_volume)
     if union := union_parts(obj):
         return union, concave
     if not concave:
@@ -192,7 +193,8 @@ def _collision_geom(obj: SceneObject, mesh: trimesh.Trimesh) -> CollisionGeom:
         if hull is not None and hull.volume > 1e-12:
             points = candidates[hull.vertices]
             origin = (points.min(axis=0) + points.max(axis=0)) / 2.0
-            volume = float(mesh.volume) if mesh.is_volume else float(hull.volume)
+            enclosed = enclosed_volume(mesh)
+            volume = enclosed if enclosed is not None else float(hull.volume)
             distances = np.linalg.norm(points - origin, axis=1)
             radius = float(distances.max())
             extents = points.max(axis=0) - points.min(axis=0)
@@ -214,7 +216,8 @@ def _collision_geom(obj: SceneObject, mesh: trimesh.Trimesh) -> CollisionGeom:
     corners = centre + (signs * half) @ rotation.T
     x, y, z, w = Rotation.from_matrix(rotation).as_quat()
     kind = "box" if obj.physics.collision == "box" else "thin box"
-    volume = float(mesh.volume) if mesh.is_volume else float(np.prod(2 * half))
+    enclosed = enclosed_volume(mesh)
+    volume = enclosed if enclosed is not None else float(np.prod(2 * half))
     # A box collision keeps a bowl's wall and a union's parts, as it always has.
     hollow = hollow_parts(obj)
     return CollisionGeom(

@@ -35,6 +35,7 @@ from studio.physics.common import (
     tops_below,
 )
 from studio.scene.model import Scene
+from studio.scene.solids import enclosed_volume
 
 GRID = 7
 OWN_SAMPLES = 128
@@ -94,7 +95,7 @@ class Body:
         which; for any other mesh every triangle counts both ways."""
         if up not in self._facing:
             triangles = Triangles.of(self.mesh)
-            if self.mesh.is_volume:
+            if enclosed_volume(self.mesh) is not None:
                 triangles = triangles.subset(triangles.up == up)
             self._facing[up] = triangles
         return self._facing[up]

@@ -44,6 +44,7 @@ from studio.scene.model import (
     SceneObject,
     Shape,
 )
+from studio.scene.solids import place
 from studio.scene.transforms import Matrix, object_matrix, transform_from_dict
 
 __all__ = [
@@ -140,10 +141,10 @@ def object_mesh(
 
 
 def world_mesh(obj: SceneObject, *, resolve_mesh: MeshResolver | None = None) -> trimesh.Trimesh:
-    """The object's mesh placed in the world by its transform."""
-    mesh = object_mesh(obj, resolve_mesh=resolve_mesh)
-    mesh.apply_transform(object_matrix(obj.transform))
-    return mesh
+    """The object's mesh placed in the world by its transform (a mesh of its own; it knows its
+    enclosed volume from the shape's, see `studio.scene.solids`)."""
+    shape = object_mesh(obj, resolve_mesh=resolve_mesh, shared=True)  # only read
+    return place(shape, object_matrix(obj.transform))
 
 
 def object_bounds(obj: SceneObject, *, resolve_mesh: MeshResolver | None = None) -> Matrix:
