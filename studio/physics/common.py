@@ -9,7 +9,8 @@ object's `translation` by d is assumed to move that mesh by d (world = T · R ·
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -139,37 +140,91 @@ class Triangles:
 
     @staticmethod
     def of(mesh: trimesh.Trimesh) -> Triangles:
-        corners = np.asarray(mesh.triangles, dtype=np.float64).reshape(-1, 3, 3)
-        edges_a = corners[:, 1] - corners[:, 0]
-        edges_b = corners[:, 2] - corners[:, 0]
-        normal_y = edges_a[:, 2] * edges_b[:, 0] - edges_a[:, 0] * edges_b[:, 2]
-        # Faces seen edge-on from above cover no area in XZ: a vertical ray cannot hit them.
-        area = np.abs(normal_y)
-        scale = max(float(np.ptp(corners[:, :, [0, 2]])) if len(corners) else 1.0, 1e-9)
-        keep = area > 1e-12 * scale * scale
-        corners = corners[keep]
-        xz = corners[:, :, [0, 2]]
-        return Triangles(corners, normal_y[keep] > 0, xz.min(axis=1), xz.max(axis=1))
+        return Triangles.of_each([mesh])[0]
 
     def subset(self, mask: NDArray[np.bool_]) -> Triangles:
         return Triangles(self.corners[mask], self.up[mask], self.xz_min[mask], self.xz_max[mask])
 
+    @staticmethod
+    def concatenate(sets: Sequence[Triangles]) -> Triangles:
+        if not sets:
+            return Triangles(
+                np.zeros((0, 3, 3)), np.zeros(0, bool), np.zeros((0, 2)), np.zeros((0, 2))
+            )
+        return Triangles(
+            np.concatenate([t.corners for t in sets]),
+            np.concatenate([t.up for t in sets]),
+            np.concatenate([t.xz_min for t in sets]),
+            np.concatenate([t.xz_max for t in sets]),
+        )
+
+    @staticmethod
+    def of_each(meshes: Sequence[trimesh.Trimesh]) -> list[Triangles]:
+        """Each mesh's triangles (`of`), from one pass over all of them. Faces seen edge-on from
+        above (no XZ area, against the mesh's own spread) are left out: a vertical ray cannot
+        hit them."""
+        corners = [
+            np.asarray(mesh.triangles, dtype=np.float64).reshape(-1, 3, 3) for mesh in meshes
+        ]
+        counts = np.array([len(c) for c in corners], dtype=np.intp)
+        every = np.concatenate(corners) if corners else np.zeros((0, 3, 3))
+        owner = np.repeat(np.arange(len(meshes)), counts)
+        edges_a = every[:, 1] - every[:, 0]
+        edges_b = every[:, 2] - every[:, 0]
+        normal_y = edges_a[:, 2] * edges_b[:, 0] - edges_a[:, 0] * edges_b[:, 2]
+        xz = every[:, :, [0, 2]]
+        xz_min, xz_max = xz.min(axis=1), xz.max(axis=1)
+        # Per mesh: the spread of all its X and Z coordinates together.
+        spread = np.ones(len(meshes))
+        some = counts > 0
+        if some.any():
+            starts = (np.cumsum(counts) - counts)[some]
+            spread[some] = np.maximum.reduceat(xz_max.max(axis=1), starts) - np.minimum.reduceat(
+                xz_min.min(axis=1), starts
+            )
+        scale = np.maximum(spread, 1e-9)[owner]
+        keep = np.abs(normal_y) > 1e-12 * scale * scale
+        up = normal_y > 0
+        out = []
+        for start, stop in itertools.pairwise(np.concatenate([[0], np.cumsum(counts)])):
+            kept = keep[start:stop]
+            out.append(
+                Triangles(
+                    every[start:stop][kept],
+                    up[start:stop][kept],
+                    xz_min[start:stop][kept],
+                    xz_max[start:stop][kept],
+                )
+            )
+        return out
+
 
 def _candidate_pairs(
-    triangles: Triangles, points: FloatArray
+    triangles: Triangles,
+    points: FloatArray,
+    groups: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """(point, triangle) index pairs where the point lies in the triangle's XZ box, widened by
     a margin far larger than the barycentric test's slack (1e-9 of the triangle's size): a
-    prefilter only, so every crossing `_crossings` can find is among these pairs. The points
+    prefilter only, so every crossing `crossings` can find is among these pairs. The points
     are sorted along X once, so each triangle reads off the run of points inside its X range
-    (a fine sphere's small triangles meet a few points each) before Z is tested."""
+    (a fine sphere's small triangles meet a few points each) before Z is tested. With `groups`
+    (each point's group and each triangle's), a point only meets the triangles of its group:
+    every group is moved to an X range of its own for the search (only the search: the test
+    reads the true coordinates), so many casts run as one."""
     margin = 1e-6 * (1.0 + np.max(triangles.xz_max - triangles.xz_min, axis=1))
     low = triangles.xz_min - margin[:, None]
     high = triangles.xz_max + margin[:, None]
-    order = np.argsort(points[:, 0], kind="stable")
-    xs = points[order, 0]
-    first = np.searchsorted(xs, low[:, 0], side="left")
-    counts = np.searchsorted(xs, high[:, 0], side="right") - first
+    xs, low_x, high_x = points[:, 0], low[:, 0], high[:, 0]
+    if groups is not None:
+        reach = max(float(np.abs(xs).max(initial=0.0)), float(np.abs(low_x).max(initial=0.0)))
+        span = 2.0 * (max(reach, float(np.abs(high_x).max(initial=0.0))) + 1.0)
+        xs = xs + groups[0] * span
+        low_x, high_x = low_x + groups[1] * span, high_x + groups[1] * span
+    order = np.argsort(xs, kind="stable")
+    xs = xs[order]
+    first = np.searchsorted(xs, low_x, side="left")
+    counts = np.searchsorted(xs, high_x, side="right") - first
     which_triangle = np.repeat(np.arange(len(low)), counts)
     runs = np.cumsum(counts) - counts
     which_point = order[np.repeat(first - runs, counts) + np.arange(int(counts.sum()))]
@@ -178,17 +233,20 @@ def _candidate_pairs(
     return which_point[inside], which_triangle[inside]
 
 
-def _crossings(
-    triangles: Triangles, points: FloatArray
+def crossings(
+    triangles: Triangles,
+    points: FloatArray,
+    groups: tuple[NDArray[np.intp], NDArray[np.intp]] | None = None,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
     """Every crossing of a vertical line through `points` (M, 2 as XZ) with a triangle: the
     point's index, the triangle's index and the height. Edges and corners count as hits, so
     lines through a mesh's own vertices hit it. The barycentric test runs only on the pairs whose
-    XZ boxes meet (`_candidate_pairs`), with the same arithmetic per pair as on all of them."""
+    XZ boxes meet (`_candidate_pairs`, which `groups` restricts to a point's own group), with
+    the same arithmetic per pair as on all of them."""
     if len(points) == 0 or len(triangles.corners) == 0:
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty, np.zeros(0)
-    which_point, which_triangle = _candidate_pairs(triangles, points)
+    which_point, which_triangle = _candidate_pairs(triangles, points, groups)
     c = triangles.corners[which_triangle]
     px, pz = points[which_point, 0], points[which_point, 1]
     x0, y0, z0 = c[:, 0, 0], c[:, 0, 1], c[:, 0, 2]
@@ -218,7 +276,7 @@ def vertical_hits(triangles: Triangles, points: FloatArray) -> FloatArray:
     near = np.all(triangles.xz_max >= low, axis=1) & np.all(triangles.xz_min <= high, axis=1)
     nearby = triangles.subset(near)
     out = np.full((len(points), len(nearby.corners)), np.nan)
-    which_point, which_triangle, heights = _crossings(nearby, points)
+    which_point, which_triangle, heights = crossings(nearby, points)
     out[which_point, which_triangle] = heights
     return out
 
@@ -227,7 +285,7 @@ def lowest_surface(triangles: Triangles, points: FloatArray) -> FloatArray:
     """The lowest crossing of each vertical line with the triangles (NaN where it misses them).
     For a closed mesh, pass its downward-facing triangles: the lowest crossing is on one."""
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    which_point, _, heights = _crossings(triangles, points)
+    which_point, _, heights = crossings(triangles, points)
     low: FloatArray = np.full(len(points), np.inf)
     np.minimum.at(low, which_point, heights)
     low[~np.isfinite(low)] = np.nan
@@ -239,7 +297,7 @@ def top_surface_below(triangles: Triangles, points: FloatArray, ceiling: float) 
     a closed mesh's upward-facing ones: a tabletop under a cup, the top of the crate below); NaN
     where there is none."""
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    which_point, _, heights = _crossings(triangles, points)
+    which_point, _, heights = crossings(triangles, points)
     usable = heights <= ceiling + 1e-9
     top: FloatArray = np.full(len(points), -np.inf)
     np.maximum.at(top, which_point[usable], heights[usable])
@@ -254,14 +312,9 @@ def tops_below(sets: list[Triangles], points: FloatArray, ceiling: float) -> Flo
     top: FloatArray = np.full((len(points), len(sets)), -np.inf)
     if not sets:
         return top
-    combined = Triangles(
-        np.concatenate([t.corners for t in sets]),
-        np.concatenate([t.up for t in sets]),
-        np.concatenate([t.xz_min for t in sets]),
-        np.concatenate([t.xz_max for t in sets]),
-    )
+    combined = Triangles.concatenate(sets)
     owner = np.repeat(np.arange(len(sets)), [len(t.corners) for t in sets])
-    which_point, which_triangle, heights = _crossings(combined, points)
+    which_point, which_triangle, heights = crossings(combined, points)
     usable = heights <= ceiling + 1e-9
     np.maximum.at(top, (which_point[usable], owner[which_triangle[usable]]), heights[usable])
     top[~np.isfinite(top)] = np.nan

@@ -3,6 +3,7 @@ import math
 
 from studio.physics import support
 from studio.physics.fixes import drop_to_support
+from studio.physics.footing import Body, footing
 from studio.scene.model import Scene
 
 from .helpers import ball, crate, table, thing, world_mesh
@@ -116,3 +117,29 @@ def test_what_lies_inside_a_container_is_held_by_it_not_under_it():
         assert report.item(container.name).supports == ["ground"], request
         for item in held:
             assert container.name in report.item(item.name).supports, (request, item.name)
+
+
+def test_a_crowded_scene_reads_as_each_object_does_alone():
+    # `support` casts every object's lines in one search (grouped per object and per object
+    # beneath); no line may meet another object's triangles. Each object, measured alone
+    # against the others, must read the same.
+    objects = [table()]
+    objects += [crate(f"crate-{i}", (0.5 * i - 1.5, 0.25, 1.0)) for i in range(6)]
+    objects += [crate(f"high-{i}", (0.5 * i - 1.5, 0.75 + 0.01 * i, 1.0)) for i in range(3)]
+    objects += [ball(f"ball-{i}", (0.5 * i, 0.6 + 0.02 * i, 1.0)) for i in range(3)]
+    objects += [ball("on-table", (0.1, 0.85, 0.0)), crate("sunk", (2.5, 0.2, -1.0))]
+    scene = Scene(objects=tuple(objects))
+    report = support(scene, world_mesh)
+    bodies = [Body.of(obj.name, world_mesh(obj)) for obj in scene.objects]
+    for body in bodies:
+        alone = footing(body, bodies, scene, report.tolerance_m)
+        item = report.item(body.name)
+        assert (item.gap_m, item.nearest, item.supports) == (
+            alone.gap,
+            alone.nearest,
+            alone.supports,
+        ), body.name
+    statuses = {item.name: item.status for item in report.objects}
+    assert statuses["sunk"] == "sinks" and statuses["high-1"] == "floats"
+    assert statuses["ball-0"] == "supported" and statuses["ball-1"] == "floats"
+    assert statuses["on-table"] == "supported"
