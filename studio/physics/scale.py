@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import trimesh
 
 from studio.physics.common import Report, WorldMesh, bounds, cached
+from studio.scene.geometry import shape_key
 from studio.scene.model import Scene, SceneObject
 
 Range = tuple[float, float]
@@ -234,7 +236,20 @@ def scale_sanity(scene: Scene, world_mesh: WorldMesh) -> ScaleReport:
     """Flag objects whose size is outside the typical range for their category."""
     started = time.perf_counter()
     world_mesh = cached(world_mesh)
-    results = [_judged(o, world_mesh) for o in scene.objects]
+    # A size does not depend on where the object stands: copies of one shape, turned and scaled
+    # alike (a row of crates), are measured once.
+    sizes: dict[tuple[str, Any, Any], tuple[float, float]] = {}
+
+    def size_of(obj: SceneObject) -> tuple[float, float]:
+        key = shape_key(obj.shape)
+        if key is None:
+            return measure(world_mesh(obj))
+        alike = (key, obj.transform.rotation, obj.transform.scale)
+        if alike not in sizes:
+            sizes[alike] = measure(world_mesh(obj))
+        return sizes[alike]
+
+    results = [_judged(o, size_of(o)) for o in scene.objects]
     flagged = [r for r in results if r.status in ("too large", "too small")]
     stated = [r for r in results if r.status == "stated"]
     return ScaleReport(
@@ -254,9 +269,9 @@ def scale_sanity(scene: Scene, world_mesh: WorldMesh) -> ScaleReport:
     )
 
 
-def _judged(obj: SceneObject, world_mesh: WorldMesh) -> ObjectScale:
+def _judged(obj: SceneObject, size: tuple[float, float]) -> ObjectScale:
     """`judge`, except that a size the person stated is never out of scale, only unusual."""
-    result = judge(obj.name, obj.category, *measure(world_mesh(obj)))
+    result = judge(obj.name, obj.category, *size)
     if obj.size_stated and result.status in ("too large", "too small"):
         result.status = "stated"
         result.reason = f"{result.reason}; kept at the size you asked for"

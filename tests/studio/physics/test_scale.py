@@ -114,3 +114,19 @@ def test_a_stated_three_metre_cup_is_kept_with_a_warning():
     fixed, changes = rescale_to_typical(scene, flagged, world_mesh)
     assert changes == []
     assert fixed.object("cup").transform.scale == (1.0, 1.0, 1.0)
+
+
+def test_a_row_of_copies_is_judged_alike_and_a_scaled_or_turned_copy_on_its_own():
+    # Copies of one shape turned and scaled alike are measured once; scale or a turn is not
+    # carried over from the copy measured first.
+    plank = {"size": [2.0, 0.1, 0.3]}
+    row = [thing(f"plank-{i}", "box", at=(i, 0.05, 0), category="plank", **plank) for i in range(3)]
+    tall = thing("tall", "box", at=(5, 0.05, 0), scale=(1, 30, 1), category="plank", **plank)
+    upright = thing("upright", "box", at=(7, 1, 0), rotation=(0, 0, 90), category="plank", **plank)
+    report = scale_sanity(Scene(objects=(*row, tall, upright)), world_mesh)
+    widths = {
+        item.name: (round(item.height_m, 6), round(item.width_m, 6)) for item in report.objects
+    }
+    assert widths["plank-0"] == widths["plank-1"] == widths["plank-2"] == (0.1, 2.0)
+    assert widths["tall"] == (3.0, 2.0)
+    assert widths["upright"] == (2.0, 0.3)
