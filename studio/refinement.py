@@ -105,15 +105,17 @@ def measure_round(
 
     # The physics checks need no image: they run on a worker thread while this one renders
     # (the GL context belongs to this thread; the rasteriser and MuJoCo work outside Python).
+    # The image is encoded on another while this one checks it (zlib works outside Python too).
     started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="physics-checks") as pool:
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="round") as pool:
         measuring = pool.submit(_timed, measured_physics, scene, world)
         image = render(scene, mesh_for=mesh_for, width=width, height=height)
+        encoding = pool.submit(lambda: (png(image), thumbnail(image)))
         light = exposure(image)
         frame = framing(image, scene, min_pixels=MIN_OBJECT_PIXELS)
         rendered = time.perf_counter() - started
-        encoded = png(image), thumbnail(image)  # while the physics checks finish
         (physics, reused), physics_s = measuring.result()
+        encoded = encoding.result()
     reports: dict[str, dict[str, Any]] = {
         "exposure": light.to_dict(),
         "framing": frame.to_dict(),
