@@ -1,4 +1,4 @@
-"""Render a `Scene` headless with pyrender: colour, depth and a per-object segmentation.
+"""Render a `Scene` headless with pyrender: colour, per-object segmentation, depth if asked.
 
 `render(scene, mesh_for=...)` takes the meshes from a callable, `mesh_for(obj) -> (trimesh,
 4x4 world matrix)`, so this module knows nothing about how shapes become triangles. Turning the
@@ -68,7 +68,13 @@ from studio.rendering.pyrender_fixes import compare_filtered
 from studio.rendering.pyrender_fixes import (
     install_front_face_culling as _install_front_face_culling,
 )
-from studio.rendering.pyrender_passes import bind_lights_once, draw_near_to_far
+from studio.rendering.pyrender_passes import (
+    bind_lights_once,
+    colour_pass,
+    draw_near_to_far,
+    read_colour_only,
+    segmentation_pass,
+)
 from studio.rendering.pyrender_scene import (
     GROUND_NAME,
     Z_NEAR,
@@ -97,10 +103,12 @@ def render(
     height: int = 768,
     segmentation: bool = True,
     sky: bool = True,
+    depth: bool = False,
 ) -> RenderResult:
     """Render the scene from its camera; RenderUnavailable where no GL context can be made.
 
-    `sky=False` leaves out the procedural sky's reflections (see `lights.py`), for comparisons.
+    `sky=False` leaves out the procedural sky's reflections (see `lights.py`), for comparisons;
+    `depth=True` reads the depth buffer back too (the checks do not use it).
     """
     if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
         raise ValueError(f"image size must be 1..{MAX_SIDE} pixels a side, not {width}x{height}")
@@ -118,7 +126,7 @@ def render(
                 # at shutdown fails noisily under EGL.
                 atexit.register(close_renderers)
             renderer = _RENDERERS[(width, height)] = _Renderer(pyrender, width, height)
-        return renderer.render(scene, mesh_for, segmentation, sky)
+        return renderer.render(scene, mesh_for, segmentation, sky, depth)
 
 
 def close_renderers() -> None:
@@ -210,6 +218,7 @@ class _Renderer:
 
         draw_near_to_far(inner, GROUND_NAME)
         bind_lights_once(inner)
+        read_colour_only(inner)
         self.meshes = MeshCache(pyrender)
 
     def close(self) -> None:
@@ -217,7 +226,12 @@ class _Renderer:
         self.offscreen.delete()
 
     def render(
-        self, scene: Scene, mesh_for: MeshFor, segmentation: bool, sky: bool = True
+        self,
+        scene: Scene,
+        mesh_for: MeshFor,
+        segmentation: bool,
+        sky: bool = True,
+        depth: bool = False,
     ) -> RenderResult:
         pr = self.pr
         started = time.perf_counter()
@@ -235,19 +249,15 @@ class _Renderer:
         flags, self.skip_shadows = add_lights(self.pr, prs, scene.lights, centre, notes)
         self.sky_light = sky_light(prs.ambient_light) if sky else np.zeros(3, dtype=np.float32)
         prepared = time.perf_counter()
-        color, depth = self.offscreen.render(prs, flags=flags)
+        color, distances = colour_pass(pr, self.offscreen, prs, flags, depth)
         drawn = time.perf_counter()
         ids: NDArray[np.int32] | None = None
         if segmentation:
-            seg, _ = self.offscreen.render(
-                prs, flags=pr.RenderFlags.SEG, seg_node_map=converted.seg_colors
-            )
-            seg = seg.astype(np.int32)
-            ids = np.ascontiguousarray(seg[..., 0] | (seg[..., 1] << 8) | (seg[..., 2] << 16))
+            ids = segmentation_pass(pr, self.offscreen, prs, converted.seg_colors)
         finished = time.perf_counter()
         return RenderResult(
             color=np.array(color[..., :3], dtype=np.uint8, copy=True),
-            depth=np.array(depth, dtype=np.float32, copy=True),
+            depth=None if distances is None else np.array(distances, dtype=np.float32, copy=True),
             segmentation=ids,
             labels=tuple(converted.labels),
             object_bounds=bounds,

@@ -21,8 +21,9 @@ class RenderResult:
 
     color: NDArray[np.uint8]
     """(H, W, 3) display-encoded RGB (gamma 1/2.2)."""
-    depth: NDArray[np.float32]
-    """(H, W) distance along the view axis in metres; 0 where nothing was drawn."""
+    depth: NDArray[np.float32] | None
+    """(H, W) distance along the view axis in metres, 0 where nothing was drawn; None unless
+    asked for (`render(..., depth=True)`)."""
     segmentation: NDArray[np.int32] | None
     """(H, W) label ids: 0 is background, id i is `labels[i - 1]`; None when not asked for."""
     labels: tuple[str, ...]

@@ -73,10 +73,10 @@ def luma_of(result, name):
 
 
 def test_render_is_a_non_blank_image_of_the_right_size():
-    result = render(trio(), mesh_for=mesh_for, width=W, height=H)
+    result = render(trio(), mesh_for=mesh_for, width=W, height=H, depth=True)
 
     assert result.color.shape == (H, W, 3) and result.color.dtype == np.uint8
-    assert result.depth.shape == (H, W)
+    assert result.depth is not None and result.depth.shape == (H, W)
     assert result.color.std() > 10  # not a flat frame
     # Depth is set exactly where the segmentation shows something (but on silhouettes under
     # EGL, whose colour and depth are 4x multisampled and the segmentation is not).
@@ -286,3 +286,30 @@ def test_repeated_renders_are_identical_and_reuse_shader_programs():
     assert np.array_equal(first.color, second.color)
     assert np.array_equal(first.segmentation, second.segmentation)
     assert len(cache._programs) == programs  # pyrender's own cache compiled one per draw call
+
+
+def test_the_framebuffer_passes_give_the_same_frame(monkeypatch):
+    # Under EGL the passes draw into framebuffers (OSMesa has none, so pyrender draws into the
+    # context's own buffer); forced here on OSMesa, whose GL has them too, the colour pass and
+    # the segmentation (single-sample, read as one 32-bit word a pixel) must give the frame the
+    # context's own buffer gives.
+    if choose_platform() != "osmesa":
+        pytest.skip("compares against OSMesa's own buffer")
+    pyrender = renderer.load()
+    scene = trio()
+    own = render(scene, mesh_for=mesh_for, width=W + 2, height=H + 2)
+    forced = renderer._Renderer(pyrender, W + 2, H + 2)
+    try:
+        monkeypatch.setattr(forced.offscreen._platform, "supports_framebuffers", lambda: True)
+        framed = forced.render(scene, mesh_for, segmentation=True)
+        with_depth = forced.render(scene, mesh_for, segmentation=False, depth=True)
+    finally:
+        forced.close()
+    assert framed.depth is None and with_depth.depth is not None
+    assert with_depth.segmentation is None
+    counts, framed_counts = own.pixel_counts(), framed.pixel_counts()
+    assert set(counts) == set(framed_counts)
+    for name, pixels in counts.items():
+        assert framed_counts[name] == pytest.approx(pixels, rel=0.02), name
+    assert np.mean(own.segmentation != framed.segmentation) < 0.002
+    assert np.abs(own.color.astype(int) - framed.color.astype(int)).mean() < 2.0
