@@ -14,7 +14,6 @@ from typing import Any
 
 import mujoco  # type: ignore[import-untyped]
 import numpy as np
-from scipy.spatial.transform import Rotation  # type: ignore[import-untyped]
 
 from studio.physics.common import FloatArray, fmt
 from studio.physics.mjcf import CollisionGeom
@@ -28,9 +27,18 @@ ROLL_GAIN = 0.001
 
 
 def quat_matrix(quat: FloatArray) -> FloatArray:
+    """The rotation of MuJoCo's (w, x, y, z) quaternion, normalised first (the standard formula:
+    a hundred bodies judged four times over, scipy's general conversion cost 0.02 s)."""
     w, x, y, z = (float(v) for v in quat)
-    matrix: FloatArray = Rotation.from_quat([x, y, z, w]).as_matrix()
-    return matrix
+    norm = math.sqrt(w * w + x * x + y * y + z * z)
+    w, x, y, z = w / norm, x / norm, y / norm, z / norm
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
 
 
 def judge_at_rest(

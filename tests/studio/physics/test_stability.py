@@ -1,6 +1,8 @@
 import json
 import math
 
+import numpy as np
+
 from studio.physics import stability, support
 from studio.physics.fixes import fix_collision_shapes, stabilise
 from studio.physics.mjcf import build_mjcf, collision_geom
@@ -241,3 +243,18 @@ def test_a_ball_resting_in_a_bowl_stays_put_the_bowl_is_hollow():
     assert min(float(p[:, 1].min()) for p in parts) == 0.0
     report = stability(Scene(objects=(bowl, inside)), engine_mesh)
     assert report.passed, report.reasons  # a hull around the bowl would push the ball out
+
+
+def test_a_bodys_turn_is_read_from_mujocos_quaternion_order():
+    # MuJoCo stores (w, x, y, z); scipy reads (x, y, z, w). Unnormalised ones are normalised.
+    from scipy.spatial.transform import Rotation
+
+    from studio.physics.rest_run import quat_matrix
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        quat = rng.normal(size=4) * rng.uniform(0.2, 5.0)
+        expected = Rotation.from_quat([quat[1], quat[2], quat[3], quat[0]]).as_matrix()
+        assert np.allclose(quat_matrix(quat), expected, atol=1e-12)
+    tipped = quat_matrix(np.array([math.cos(math.pi / 8), 0.0, 0.0, math.sin(math.pi / 8)]))
+    assert np.allclose(tipped @ [0.0, 1.0, 0.0], [-math.sqrt(0.5), math.sqrt(0.5), 0.0])
