@@ -214,8 +214,8 @@ def _object_exposure(
     size = len(result.labels) + 1
     counts = np.bincount(ids, minlength=size)
     sums = np.bincount(ids, weights=flat, minlength=size)
-    clipped = np.bincount(ids, weights=(flat >= clip_level).astype(np.float64), minlength=size)
-    crushed = np.bincount(ids, weights=(flat <= crush_level).astype(np.float64), minlength=size)
+    clipped = np.bincount(ids[flat >= clip_level], minlength=size)
+    crushed = np.bincount(ids[flat <= crush_level], minlength=size)
     found: list[ObjectExposure] = []
     for index, name in enumerate(result.labels, start=1):
         pixels = int(counts[index])

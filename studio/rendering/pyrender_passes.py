@@ -40,8 +40,10 @@ def draw_near_to_far(inner: Any, ground_name: str) -> None:
         def distance(node: Any) -> float:
             return float(np.linalg.norm(np.asarray(node.translation) - eye))
 
-        solid.sort(key=lambda node: (node.name == ground_name, distance(node)))
-        clear.sort(key=distance, reverse=True)
+        # Ties (a symmetric layout) by name: pyrender keeps its nodes in a set, whose order
+        # changes from one process to the next, and the order decides where faces meet.
+        solid.sort(key=lambda node: (node.name == ground_name, distance(node), node.name or ""))
+        clear.sort(key=lambda node: (-distance(node), node.name or ""))
         order[:] = [(scene, solid + clear)]
         return order[0][1]
 

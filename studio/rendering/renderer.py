@@ -45,7 +45,9 @@ every hidden layer is shaded and then painted over; they are drawn front to back
 ground last, and the software rasteriser's depth test drops hidden fragments before shading
 them: at 100 stacked crates the colour pass takes about half the time. Only surfaces that meet
 exactly at the same depth (touching faces seen edge-on) can come out differently, a few pixels.
-That and each program's lights bound once per pass are `pyrender_passes.py`.
+That and each program's lights bound once per pass are `pyrender_passes.py`; uniforms set only
+when their value changes, and lights in a fixed order (frames the same from run to run), are
+`pyrender_state.py`.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ from studio.rendering.pyrender_scene import (
     bounding_sphere,
     to_pyrender,
 )
+from studio.rendering.pyrender_state import install_ordered_lights, install_uniform_memory
 from studio.rendering.result import RenderResult
 from studio.scene.model import Scene
 
@@ -161,6 +164,8 @@ class _Renderer:
         inner = self.offscreen._renderer
         inner._program_cache = programs = _ProgramCache(pyrender)
         _install_front_face_culling(pyrender)
+        install_ordered_lights(pyrender)
+        install_uniform_memory(pyrender)
         self.skip_shadows: set[Any] = set()
         shadow_pass = inner._shadow_mapping_pass
 

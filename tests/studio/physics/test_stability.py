@@ -247,7 +247,7 @@ def test_a_ball_resting_in_a_bowl_stays_put_the_bowl_is_hollow():
 
 def test_a_bodys_turn_is_read_from_mujocos_quaternion_order():
     # MuJoCo stores (w, x, y, z); scipy reads (x, y, z, w). Unnormalised ones are normalised.
-    from scipy.spatial.transform import Rotation
+    from scipy.spatial.transform import Rotation  # type: ignore[import-untyped]
 
     from studio.physics.rest_run import quat_matrix
 

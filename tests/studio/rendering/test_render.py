@@ -313,3 +313,51 @@ def test_the_framebuffer_passes_give_the_same_frame(monkeypatch):
         assert framed_counts[name] == pytest.approx(pixels, rel=0.02), name
     assert np.mean(own.segmentation != framed.segmentation) < 0.002
     assert np.abs(own.color.astype(int) - framed.color.astype(int)).mean() < 2.0
+
+
+def test_a_frame_is_the_same_whatever_was_drawn_before_it():
+    # A program keeps the uniforms it was given, and they are set only when they change: a
+    # frame drawn after others (other materials, camera, lights, sky) must be the frame a
+    # fresh renderer draws, pixel for pixel.
+    pyrender = renderer.load()
+    gold = Material(base_color=(1.0, 0.77, 0.34), metallic=1.0, roughness=0.2)
+    glass = Material(base_color=(0.9, 0.95, 1.0), roughness=0.05, opacity=0.3)
+    glow = Material(base_color=(0.2, 0.2, 0.2), emissive=(1.0, 0.5, 0.1))
+    before = [
+        trio(objects=(box("box", -0.9, material=gold), sphere("ball", 0.1, 0.3, material=glass))),
+        trio(
+            camera=Camera(position=(-2.0, 2.5, 2.0), target=(0.0, 0.2, 0.0)),
+            objects=(sphere("lamp", 0.0, material=glow), cylinder("can", 0.8, -0.3)),
+            lights=(Light("sun", intensity=5.0, position=(1.0, 6.0, 2.0)),),
+        ),
+    ]
+    scene = trio(
+        objects=(box("box", -0.9), sphere("ball", 0.1, 0.3), sphere("glass", 0.9, material=glass))
+    )
+    used, fresh = (renderer._Renderer(pyrender, W + 4, H + 4) for _ in range(2))
+    try:
+        for earlier in before:
+            used.render(earlier, mesh_for, segmentation=True, sky=earlier is before[0])
+        after = used.render(scene, mesh_for, segmentation=True)
+        alone = fresh.render(scene, mesh_for, segmentation=True)
+    finally:
+        used.close()
+        fresh.close()
+    assert np.array_equal(after.color, alone.color)
+    assert after.segmentation is not None and alone.segmentation is not None
+    assert np.array_equal(after.segmentation, alone.segmentation)
+
+
+def test_lights_are_bound_in_the_order_of_their_names():
+    # pyrender keeps light nodes in sets, whose order changes from run to run; bound in that
+    # order, a frame's lights were summed differently each time.
+    pyrender = renderer.load()
+    prs = pyrender.Scene()
+    for name in ("rim", "key", "fill", "bulb"):
+        light = (
+            pyrender.PointLight(name=name)
+            if name == "bulb"
+            else pyrender.DirectionalLight(name=name)
+        )
+        prs.add(light)
+    assert [node.light.name for node in prs.light_nodes] == ["bulb", "fill", "key", "rim"]
