@@ -281,17 +281,6 @@ def vertical_hits(triangles: Triangles, points: FloatArray) -> FloatArray:
     return out
 
 
-def lowest_surface(triangles: Triangles, points: FloatArray) -> FloatArray:
-    """The lowest crossing of each vertical line with the triangles (NaN where it misses them).
-    For a closed mesh, pass its downward-facing triangles: the lowest crossing is on one."""
-    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    which_point, _, heights = crossings(triangles, points)
-    low: FloatArray = np.full(len(points), np.inf)
-    np.minimum.at(low, which_point, heights)
-    low[~np.isfinite(low)] = np.nan
-    return low
-
-
 def top_surface_below(triangles: Triangles, points: FloatArray, ceiling: float) -> FloatArray:
     """On each vertical line, the highest crossing with the triangles at or below `ceiling` (pass
     a closed mesh's upward-facing ones: a tabletop under a cup, the top of the crate below); NaN
@@ -301,21 +290,5 @@ def top_surface_below(triangles: Triangles, points: FloatArray, ceiling: float) 
     usable = heights <= ceiling + 1e-9
     top: FloatArray = np.full(len(points), -np.inf)
     np.maximum.at(top, which_point[usable], heights[usable])
-    top[~np.isfinite(top)] = np.nan
-    return top
-
-
-def tops_below(sets: list[Triangles], points: FloatArray, ceiling: float) -> FloatArray:
-    """`top_surface_below` for several meshes at once: an (M, len(sets)) array whose column k is
-    `top_surface_below(sets[k], points, ceiling)`, from one cast over all their triangles."""
-    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    top: FloatArray = np.full((len(points), len(sets)), -np.inf)
-    if not sets:
-        return top
-    combined = Triangles.concatenate(sets)
-    owner = np.repeat(np.arange(len(sets)), [len(t.corners) for t in sets])
-    which_point, which_triangle, heights = crossings(combined, points)
-    usable = heights <= ceiling + 1e-9
-    np.maximum.at(top, (which_point[usable], owner[which_triangle[usable]]), heights[usable])
     top[~np.isfinite(top)] = np.nan
     return top

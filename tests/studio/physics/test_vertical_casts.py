@@ -5,13 +5,7 @@ import numpy as np
 import trimesh
 
 from studio.physics import run_checks, stability, support
-from studio.physics.common import (
-    Triangles,
-    lowest_surface,
-    top_surface_below,
-    tops_below,
-    vertical_hits,
-)
+from studio.physics.common import Triangles, crossings, top_surface_below, vertical_hits
 from studio.scene.model import Scene
 
 from .helpers import ball, crate, table, world_mesh
@@ -63,9 +57,12 @@ def test_casts_find_what_testing_every_pair_finds():
         ):
             dense = _every_pair(triangles, points)
             hit = ~np.isnan(dense)
-            lowest = np.where(hit, dense, np.inf).min(axis=1)
-            lowest[~np.isfinite(lowest)] = np.nan
-            np.testing.assert_array_equal(lowest_surface(triangles, points), lowest)
+            which_point, which_triangle, heights = crossings(triangles, points)
+            expected = np.argwhere(hit)
+            found = np.column_stack([which_point, which_triangle])
+            order = np.lexsort((which_triangle, which_point))
+            np.testing.assert_array_equal(found[order], expected)
+            np.testing.assert_array_equal(heights[order], dense[hit])
             usable = hit & (dense <= 0.1 + 1e-9)
             top = np.where(usable, dense, -np.inf).max(axis=1)
             top[~np.isfinite(top)] = np.nan
@@ -95,15 +92,33 @@ def test_run_checks_gives_the_reports_of_the_checks_run_one_by_one():
     assert not together["support"].passed and not together["stability"].passed
 
 
-def test_tops_below_is_top_surface_below_per_mesh():
+def test_casts_in_groups_find_what_each_group_finds_alone():
+    # `footing` casts every object's lines in one search, each line meeting only the triangles
+    # of its own group (the object, or one object beneath it), however the groups overlap.
     rng = np.random.default_rng(5)
-    sets = [Triangles.of(mesh) for mesh in _meshes()]
-    sets = [t.subset(t.up) for t in sets] + [sets[0]]
-    points = rng.uniform(-0.6, 0.6, (400, 2))
-    together = tops_below(sets, points, 0.15)
-    assert together.shape == (len(points), len(sets))
-    for column, triangles in enumerate(sets):
-        np.testing.assert_array_equal(
-            together[:, column], top_surface_below(triangles, points, 0.15)
+    sets = Triangles.of_each(_meshes())
+    groups = [rng.uniform(-0.6, 0.6, (150, 2)) for _ in sets]
+    point_group = np.repeat(np.arange(len(sets)), [len(g) for g in groups])
+    triangle_group = np.repeat(np.arange(len(sets)), [len(t.corners) for t in sets])
+    which_point, which_triangle, heights = crossings(
+        Triangles.concatenate(sets), np.vstack(groups), (point_group, triangle_group)
+    )
+    point_start = np.cumsum([0] + [len(g) for g in groups])
+    triangle_start = np.cumsum([0] + [len(t.corners) for t in sets])
+    for group, (triangles, points) in enumerate(zip(sets, groups, strict=True)):
+        mine = point_group[which_point] == group
+        assert np.all(triangle_group[which_triangle[mine]] == group)
+        alone_point, alone_triangle, alone_heights = crossings(triangles, points)
+        together = sorted(
+            zip(
+                which_point[mine] - point_start[group],
+                which_triangle[mine] - triangle_start[group],
+                heights[mine],
+                strict=True,
+            )
         )
-    assert tops_below([], points, 0.15).shape == (len(points), 0)
+        assert together == sorted(zip(alone_point, alone_triangle, alone_heights, strict=True))
+        assert len(together) > 0
+    np.testing.assert_array_equal(
+        Triangles.of_each(_meshes())[3].corners, Triangles.of(_meshes()[3]).corners
+    )
