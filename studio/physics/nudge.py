@@ -80,14 +80,17 @@ def _nudged_qpos(
     data = mujoco.MjData(model)
     data.qpos[:] = rest.qpos
     data.qacc_warmstart[:] = rest.qacc_warmstart
-    rng = np.random.default_rng(seed)
-    for address, height in bodies:
-        push, tilt = rng.uniform(0.0, 2.0 * math.pi, size=2)
-        omega = np.array([math.cos(tilt), 0.0, math.sin(tilt)]) * (TILT_SPEED / max(height, 0.01))
-        swing = np.cross(omega, [0.0, height, 0.0])
-        shove = np.array([math.cos(push), 0.0, math.sin(push)]) * PUSH_SPEED
-        data.qvel[address : address + 3] = swing + shove
-        data.qvel[address + 3 : address + 6] = omega
+    addresses = np.array([address for address, _ in bodies], dtype=np.intp)[:, None]
+    heights = np.array([height for _, height in bodies])
+    # Per body, in order, a push direction and a tilt axis drawn from the seed.
+    push, tilt = np.random.default_rng(seed).uniform(0.0, 2.0 * math.pi, size=(len(bodies), 2)).T
+    flat = np.zeros(len(bodies))
+    omega = np.column_stack([np.cos(tilt), flat, np.sin(tilt)])
+    omega *= (TILT_SPEED / np.maximum(heights, 0.01))[:, None]
+    swing = np.cross(omega, np.column_stack([flat, heights, flat]))
+    shove = np.column_stack([np.cos(push), flat, np.sin(push)]) * PUSH_SPEED
+    data.qvel[addresses + np.arange(3)] = swing + shove
+    data.qvel[addresses + np.arange(3, 6)] = omega
     steps = max(1, round(seconds / NUDGE_TIMESTEP))
     simulate(model, data, steps, rolling, NUDGE_SETTLE_S, NUDGE_STILL, NUDGE_CHECK_S)
     return np.array(data.qpos, dtype=np.float64)
