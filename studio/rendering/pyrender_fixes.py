@@ -1,9 +1,7 @@
-"""Workarounds for two pyrender behaviours (see studio/rendering/renderer.py's docstring).
+"""Workarounds for pyrender behaviours (see studio/rendering/renderer.py's docstring).
 
 * its shader cache never hits (keys hold a fresh ctypes pointer per call), so `ProgramCache`
   replaces it for our renderers;
-* its shadow passes draw front faces, so `install_front_face_culling` makes them draw back faces
-  (both sides for open, double-sided surfaces) while `CULL.shadow_pass` is set;
 * its fragment shader filters every shadow map (9 bilinear taps of 4 texels) before it looks
   whether the fragment is beyond the light's far plane, where the shadow is 0 anyway. The cache
   compiles `mesh.frag` with that test moved first (`shadow_shader_source`): the same image, and
@@ -201,40 +199,6 @@ class ProgramCache:
         for program in self._programs.values():
             program.delete()
         self._programs = {}
-
-
-class CullState:
-    shadow_pass = False
-    double_sided = False
-    installed = False
-
-
-CULL = CullState()
-
-
-def install_front_face_culling(pyrender: ModuleType) -> None:
-    """Shadow passes draw back faces only (see the module docstring), once per process.
-
-    pyrender's depth-only draw calls `glEnable(GL_CULL_FACE); glCullFace(GL_BACK)` through
-    names it imported into `pyrender.renderer`; that one name is wrapped. Outside our shadow
-    passes the wrapper passes every call through unchanged.
-    """
-    if CULL.installed:
-        return
-    module = pyrender.renderer
-    cull_face, disable = module.glCullFace, module.glDisable
-    back, front, cull = module.GL_BACK, module.GL_FRONT, module.GL_CULL_FACE
-
-    def cull_face_for_shadows(mode: int) -> None:
-        if CULL.shadow_pass and mode == back:
-            if CULL.double_sided:  # an open surface: draw both sides, or it may cast nothing
-                disable(cull)
-                return
-            mode = front
-        cull_face(mode)
-
-    module.glCullFace = cull_face_for_shadows
-    CULL.installed = True
 
 
 def compare_filtered(texture: Any) -> None:

@@ -15,6 +15,7 @@ OffscreenRenderer's own) owned by one renderer.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -163,26 +164,90 @@ def _draw_ids(
     GL.glDisable(GL.GL_MULTISAMPLE)
     GL.glEnable(GL.GL_CULL_FACE)
     GL.glCullFace(GL.GL_BACK)
+    view, projection = inner._get_camera_matrices(scene)
+    nodes = [node for node in inner._sorted_mesh_nodes(scene) if node in colours]
+    _draw(
+        pyrender,
+        inner,
+        scene,
+        nodes,
+        flags,
+        pyrender.constants.ProgramFlags.USE_MATERIAL,
+        (view, projection),
+        lambda program, node, _: program.set_uniform("color", np.asarray(colours[node]) / 255.0),
+    )
+
+
+def shadow_pass(pyrender: ModuleType, inner: Any, scene: Any, light_node: Any, flags: int) -> None:
+    """pyrender's shadow-map pass for one light, drawing back faces instead of front ones (both
+    sides of double-sided, open surfaces, which may have no back), with the light's camera
+    bound once per program and one uniform per object.
+
+    Storing back faces is the usual cure for shadow acne: pyrender stored front faces, so a lit
+    curved surface shaded itself in a speckled pattern wherever the light grazed it more than
+    its fixed depth bias allows; a lit surface is now always in front of its own stored depth."""
+    from OpenGL import GL
+
+    inner._configure_shadow_mapping_viewport(light_node.light, flags)
+    view, projection = inner._get_light_cam_matrices(scene, light_node, flags)
+    culling: list[bool | None] = [None]
+
+    def cull_back_sides(program: Any, node: Any, primitive: Any) -> None:
+        both = bool(primitive.material.doubleSided)
+        if both != culling[0]:
+            if both:
+                GL.glDisable(GL.GL_CULL_FACE)
+            else:
+                GL.glEnable(GL.GL_CULL_FACE)
+                GL.glCullFace(GL.GL_FRONT)
+            culling[0] = both
+
+    _draw(
+        pyrender,
+        inner,
+        scene,
+        inner._sorted_mesh_nodes(scene),
+        flags,
+        pyrender.constants.ProgramFlags.NONE,
+        (view, projection),
+        cull_back_sides,
+    )
+    inner._texture_alloc_idx = 0
+
+
+def _draw(
+    pyrender: ModuleType,
+    inner: Any,
+    scene: Any,
+    nodes: list[Any],
+    flags: int,
+    program_flags: int,
+    camera: tuple[Any, Any],
+    per_draw: Callable[[Any, Any, Any], None],
+) -> None:
+    """Draw the visible `nodes` with flat state (no blending, filled polygons): each program
+    bound once with `camera` (view, projection), then per primitive `per_draw(program, node,
+    primitive)`, the node's pose and the draw."""
+    from OpenGL import GL
+
     GL.glEnable(GL.GL_BLEND)
     GL.glBlendFunc(GL.GL_ONE, GL.GL_ZERO)
     GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
-    view, projection = inner._get_camera_matrices(scene)
+    GL.glDisable(GL.GL_PROGRAM_POINT_SIZE)
+    view, projection = camera
     bound = None
-    for node in inner._sorted_mesh_nodes(scene):
-        if not node.mesh.is_visible or node not in colours:
+    for node in nodes:
+        if not node.mesh.is_visible:
             continue
-        colour = np.asarray(colours[node]) / 255.0
         pose = scene.get_pose(node)
         for primitive in node.mesh.primitives:
-            program = inner._get_primitive_program(
-                primitive, flags, pyrender.constants.ProgramFlags.USE_MATERIAL
-            )
+            program = inner._get_primitive_program(primitive, flags, program_flags)
             if program is not bound:
                 program._bind()
                 program.set_uniform("V", view)
                 program.set_uniform("P", projection)
                 bound = program
-            program.set_uniform("color", colour)
+            per_draw(program, node, primitive)
             program.set_uniform("M", pose)
             points = primitive.mode == pyrender.constants.GLTF.POINTS
             if points:

@@ -64,18 +64,15 @@ from numpy.typing import NDArray
 
 from studio.rendering._gl import RenderUnavailable, load
 from studio.rendering.lights import add_lights, sky_light
-from studio.rendering.pyrender_fixes import CULL as _CULL
 from studio.rendering.pyrender_fixes import ProgramCache as _ProgramCache
 from studio.rendering.pyrender_fixes import compare_filtered
-from studio.rendering.pyrender_fixes import (
-    install_front_face_culling as _install_front_face_culling,
-)
 from studio.rendering.pyrender_passes import (
     bind_lights_once,
     colour_pass,
     draw_near_to_far,
     read_colour_only,
     segmentation_pass,
+    shadow_pass,
 )
 from studio.rendering.pyrender_scene import (
     GROUND_NAME,
@@ -163,11 +160,9 @@ class _Renderer:
             ) from exc
         inner = self.offscreen._renderer
         inner._program_cache = programs = _ProgramCache(pyrender)
-        _install_front_face_culling(pyrender)
         install_ordered_lights(pyrender)
         install_uniform_memory(pyrender)
         self.skip_shadows: set[Any] = set()
-        shadow_pass = inner._shadow_mapping_pass
 
         def shadow_pass_unless_skipped(scene: Any, light_node: Any, flags: int) -> None:
             if programs.compares_shadows:
@@ -176,25 +171,20 @@ class _Renderer:
                 # Bind and clear this light's shadow map: depth 1 everywhere, nothing occludes.
                 inner._configure_shadow_mapping_viewport(light_node.light, flags)
                 return
-            _CULL.shadow_pass = True
-            try:
-                shadow_pass(scene, light_node, flags)
-            finally:
-                _CULL.shadow_pass = False
+            shadow_pass(pyrender, inner, scene, light_node, flags)
 
         inner._shadow_mapping_pass = shadow_pass_unless_skipped
         draw = inner._bind_and_draw_primitive
 
         self.sky_light = np.zeros(3, dtype=np.float32)
 
-        def draw_noting_sides(primitive: Any, pose: Any, program: Any, flags: int) -> None:
-            _CULL.double_sided = bool(primitive.material.doubleSided)
-            if not _CULL.shadow_pass and not flags & pyrender.RenderFlags.SEG:
-                # Ignored by programs without the uniform (pyrender's set_uniform skips them).
-                program.set_uniform("sky_light", self.sky_light)
+        def draw_under_the_sky(primitive: Any, pose: Any, program: Any, flags: int) -> None:
+            # Only the colour pass draws through pyrender (the shadow and id passes draw
+            # themselves, `pyrender_passes`); programs without the uniform ignore it.
+            program.set_uniform("sky_light", self.sky_light)
             draw(primitive=primitive, pose=pose, program=program, flags=flags)
 
-        inner._bind_and_draw_primitive = draw_noting_sides
+        inner._bind_and_draw_primitive = draw_under_the_sky
         self.shadow_box: tuple[NDArray[np.float64], float, float] | None = None
         light_matrices = inner._get_light_cam_matrices
 
