@@ -24,6 +24,7 @@ from studio.planner.arrangements import GAP, bounds, move
 from studio.planner.catalogue import CATALOGUE
 from studio.planner.container_fit import fit_containers
 from studio.planner.containers import elevation_to_see, put_inside
+from studio.planner.free_side import first_free_side
 from studio.planner.lighting import AREA_NOTE
 from studio.planner.lights import lights_for, linear_colour
 from studio.planner.shapes import spec_shape
@@ -131,10 +132,20 @@ def place(scene: Scene, name: str, relation: str, target: str) -> Scene:
             built.scene = clear_spot(built.scene, target, name)
     elif relation == "against":
         built.scene = arrange.against(scene, name, target)
+    elif relation == "next_to":  # a side of the target nothing stands on yet
+        built.scene = first_free_side(
+            scene, name, target, lambda kind: _moved(scene, name, kind, target)
+        )
     elif relation in GROUND_RELATIONS:
         _beside(built, name, relation, target, 0, 1)
     else:
         raise ValueError(f"relation must be one of {', '.join(PLACEMENTS)}")
+    return built.scene
+
+
+def _moved(scene: Scene, name: str, kind: str, target: str) -> Scene:
+    built = Built(scene=scene)
+    _beside(built, name, kind, target, 0, 1)
     return built.scene
 
 

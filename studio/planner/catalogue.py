@@ -152,6 +152,8 @@ def _closest(word: str) -> str | None:
     single = [w for w in WORDS if " " not in w and abs(len(w) - len(word)) <= 2]
     ending = next((end for end in VERB_ENDINGS if word.endswith(end)), "")
     single = [w for w in single if w.endswith(ending)]  # "coming" is no misspelt coin
+    if len(word) <= 5:  # "make", "lathe" are other words, not a misspelt "cake", "plate": short
+        single = [w for w in single if w[0] == word[0]]  # typos keep their first letter
     found = process.extract(word, single, scorer=fuzz.ratio, limit=6)
     close = [(WORDS[w], score) for w, score, _ in found if score >= TYPO_SCORE - _short(word)]
     if not close:

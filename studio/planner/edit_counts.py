@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from studio.planner.edit_hosts import copy_place
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_tables import COUNTS, UNITS_M
 from studio.planner.references import SceneObjectView, Scope, noun_key
@@ -51,15 +52,25 @@ def recount(text: str, words: list[str], scope: Scope, plan: EditPlan) -> None:
 
 
 ONLY = ("only", "just")
+MAKE_THAT = (
+    ["make", "that"],
+    ["make", "it"],
+    ["make", "them"],
+    ["make", "those"],
+    ["change", "that"],
+)
+"""'make that three bottles': the count a kind already in the scene should have."""
 
 
 def set_count(words: list[str], scope: Scope, plan: EditPlan) -> bool:
-    """'actually only 3 chairs' / 'just two lamps' about a kind already in the scene: that many
-    of them, copies added or the last ones removed (not three more)."""
+    """'actually only 3 chairs' / 'just two lamps' / 'make that three bottles' about a kind
+    already in the scene: that many of them, copies added or the last ones removed (not three
+    more)."""
     for index, word in enumerate(words[1:-1], start=1):
         wanted = number_of(word)
         group = scope.of_kind(words[index + 1])
-        if words[index - 1] in ONLY and wanted is not None and 0 < wanted <= 20 and group:
+        said = words[index - 1] in ONLY or words[max(index - 2, 0) : index] in MAKE_THAT
+        if said and wanted is not None and 0 < wanted <= 20 and group:
             _resize_group(list(group), wanted, scope, plan)
             return True
     return False
@@ -75,7 +86,7 @@ def _resize_group(group: list[SceneObjectView], wanted: int, scope: Scope, plan:
     for _ in range(wanted - have):
         new_name = next_name(scope, last.get("category") or last["name"])
         arguments = {"name": group[0]["name"], "new_name": new_name}
-        arguments |= {"relation": "right_of", "target": last["name"]}
+        arguments |= copy_place(last, scope)  # on the counter the cakes stand on, or beside
         plan.calls.append(Call("duplicate_object", arguments, f"added {new_name}"))
         last = {**last, "name": new_name}
         scope.objects.append(last)
@@ -116,7 +127,7 @@ def _copy_focus(count: int, scope: Scope, plan: EditPlan) -> None:
     for _ in range(count):
         new_name = next_name(scope, last.get("category") or last["name"])
         arguments = {"name": group[-1]["name"], "new_name": new_name}
-        arguments |= {"relation": "right_of", "target": last["name"]}
+        arguments |= copy_place(last, scope)
         plan.calls.append(Call("duplicate_object", arguments, f"added {new_name}"))
         last = {**last, "name": new_name}
         scope.objects.append(last)

@@ -242,20 +242,3 @@ def spelled(words: list[str], scope: Scope) -> list[str]:
 PLACE_NEXT = {"", "and", ",", ".", "on", "in", "next", "beside", "by", "under", "behind", "near"}
 PLACE_NEXT |= {"to", "onto", "inside", "please", "pls", "too", "as", "left", "right", "between"}
 NOT_THINGS = {"bit", "lot", "tad", "second", "moment", "sec", "copy", "go", "try", "look"}
-
-
-def unknown_things(words: list[str], scope: Scope) -> list[str]:
-    """Words an added thing is called that name nothing the planner knows ("put a teapot and
-    two cups on the table": teapot), so the answer can say it left them out."""
-    found = []
-    for index in range(1, len(words)):
-        word = words[index]
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if words[index - 1] not in ("a", "an") or not word.isalpha() or len(word) < 3:
-            continue
-        if following not in PLACE_NEXT or word in NOT_THINGS or word in words_not_objects():
-            continue
-        if noun_key(word) or word in scope.names() or is_upload(word) or match_noun(word):
-            continue
-        found.append(word)
-    return found

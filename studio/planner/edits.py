@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from studio.planner.edit_counts import recount, set_count
-from studio.planner.edit_mentions import Mention, read_mentions, spelled, unknown_things
+from studio.planner.edit_each import one_each
+from studio.planner.edit_mentions import Mention, read_mentions, spelled
 from studio.planner.edit_moves import move, rotate, swap_places
 from studio.planner.edit_objects import (
     each_side,
@@ -35,6 +36,7 @@ from studio.planner.edit_other import other_one
 from studio.planner.edit_plan import Call, EditPlan
 from studio.planner.edit_sizes import metric_lengths, resize
 from studio.planner.edit_styles import relight, restyle, spotlight, swap_looks
+from studio.planner.edit_unknown import unknown_spans, without_spans
 from studio.planner.edit_verbs import (
     EACH_SIDE,
     EDIT_VERBS,
@@ -87,6 +89,8 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     if other := other_one(text, state, previous_requests, scope, _undo_call(state), _plan_edits):
         return other
     words = spelled(words_of(text), scope)
+    unknown = unknown_spans(words, scope)
+    words = without_spans(words, unknown)  # "add a metal lathe": 'metal' is the lathe's
     if QUESTION_START.search(text) and text.rstrip().endswith("?") and not EDIT_VERBS.search(text):
         return EditPlan(answer=_describe(scope, read_mentions(words, scope)))
     plan = EditPlan()
@@ -104,6 +108,8 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     if REMOVE.search(text) or no_object(words, scope):
         remove(text, mentions, scope, plan)
         return plan
+    if one_each(text, scope, plan):  # "a chair at each desk"
+        return plan
     if EACH_SIDE.search(text):
         each_side(words, mentions, scope, plan)
         return plan
@@ -119,7 +125,7 @@ def _plan_edits(request: str, state: dict[str, Any], previous_requests: list[str
     resize(text, words, targets, scope, plan)
     restyle(words, mentions, targets, scope, plan)
     _missing_uploads(words, scope, plan)
-    for word in unknown_things(words, scope):  # said plainly, never silently dropped
+    for *_, word in unknown:  # said plainly, never silently dropped
         plan.notes.append(f"I do not know what a {word} is, so I did not add one")
     return plan
 

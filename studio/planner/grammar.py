@@ -45,7 +45,7 @@ from studio.planner.grammar_refs import (
     open_containers,
     standing_before,
 )
-from studio.planner.modifiers import modifies_next, said_as_verb
+from studio.planner.modifiers import modifies_next, names_a_place, said_as_verb
 from studio.planner.numbers import QuantityError, read_length, read_number, tokens, unit_metres
 from studio.planner.paraphrases import plain_text, rewrite
 from studio.planner.quantities import check_count, check_sizes, scaled_sizes
@@ -228,6 +228,9 @@ class _Reader:
                 index += 2
                 continue
             noun = self._noun_at(words, index)
+            if noun is not None and names_a_place(words, index, noun[1]):
+                index += noun[1] + 1  # "a bike repair shop": the place, not a bike
+                continue
             if noun is not None and modifies_next(words, index, noun[1]):
                 index += noun[1]  # "a display shelf": a kind of shelf, one object
                 continue

@@ -32,16 +32,25 @@ def mentioned(
 ) -> int | None:
     """'the sofa' after 'a sofa' is the same sofa, not a second one; so is 'each nightstand'
     after 'a nightstand on each side', 'desk is 1200mm x 600mm' after 'a desk', and 'the table'
-    after 'a round table' (a kind of table: its name ends in the word)."""
+    after 'a round table' or 'the bench' after 'a workbench' (a kind of table, of bench)."""
     copula = words[index + 1 : index + 2] in (["is"], ["are"], ["should"], ["must"])
     if not pending.empty() or not (copula or words[index - 1 : index] in (["the"], ["each"])):
         return None
     for kind_of in (False, True):
         for position in range(len(parsed.objects) - 1, -1, -1):
             key = parsed.objects[position].noun
-            if key.endswith("-" + noun) if kind_of else key == noun:
+            if _kind_of(key, noun) if kind_of else key == noun:
                 return position
     return None
+
+
+def _kind_of(key: str, noun: str) -> bool:
+    """A round-table, a workbench ('work bench') or a toolbox is a kind of what `noun` names:
+    its name, or a word people call it, ends in that noun."""
+    if key.endswith(("-" + noun, noun)):
+        return True
+    entry = CATALOGUE.get(key)  # an uploaded mesh has no catalogue words
+    return entry is not None and any(word.endswith(" " + noun) for word in entry.words)
 
 
 def one_set_each(

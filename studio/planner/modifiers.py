@@ -66,3 +66,18 @@ def _noun_ends_at(words: list[str], index: int) -> bool:
         if found is not None and start + found[1] == index:
             return True
     return False
+
+
+PLACE_HEADS = {
+    "shop", "store", "repair", "repairs", "showroom", "studio", "parlour", "parlor", "market",
+    "stall", "factory", "warehouse", "department", "section", "aisle", "outlet", "boutique",
+}  # fmt: skip
+"""Words that make the noun before them name a place ("a bike repair shop", "a lamp store"),
+not a thing to build in it."""
+
+
+def names_a_place(words: list[str], index: int, used: int) -> bool:
+    """Whether the catalogue noun of `used` words at `index` only says what kind of place the
+    scene is ("bike repair shop", "a piano showroom"): a place word follows it."""
+    after = index + used
+    return after < len(words) and words[after] in PLACE_HEADS

@@ -326,12 +326,18 @@ def read_dimensions(words: list[str], index: int) -> tuple[list[float], int] | N
         value = number_value(words[position])
         if value is None:
             break
-        position += 1
-        unit = unit_metres(words[position]) if position < len(words) else None
-        if unit is not None and (words[position] != "in" or _inches_end(words, position + 1)):
-            position += 1
+        compound = _compound_length(words, position)
+        unit: float | None = 1.0
+        if compound is not None:  # "5ft by 2'6\"", "4 ft 6 in x 2 ft": feet and inches
+            value = compound[0]
+            position += compound[1]
         else:
-            unit = None
+            position += 1
+            unit = unit_metres(words[position]) if position < len(words) else None
+            if unit is not None and (words[position] != "in" or _inches_end(words, position + 1)):
+                position += 1
+            else:
+                unit = None
         values.append(value)
         scales.append(unit)
         joined = position < len(words) and words[position] in DIMENSION_JOINERS
@@ -349,6 +355,18 @@ def read_dimensions(words: list[str], index: int) -> tuple[list[float], int] | N
         for v, s in zip(values, scales, strict=True)
     ]
     return metres, position - index
+
+
+def _compound_length(words: list[str], index: int) -> tuple[float, int] | None:
+    """A length in two units at words[index] ("2 ' 6 \"", "5 ft 6 in"), else None."""
+    found = read_length(words, index)
+    if found is None or found[1] <= 2:
+        return None
+    after = index + found[1]
+    joined = after < len(words) and words[after] in DIMENSION_JOINERS  # "4 ft 6 in x 2 ft"
+    if words[after - 1] == "in" and not joined and not _inches_end(words, after):
+        return None  # "5 ft 6 in a row": 'in' is a preposition there
+    return found
 
 
 def _inches_end(words: list[str], index: int) -> bool:

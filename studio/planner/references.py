@@ -167,11 +167,13 @@ def scope_for(
     if JUST_EDITED.search(request) and scope.just_edited:
         scope.focus = list(scope.just_edited)
         return scope
+    plural = False  # a later request said "them": the copies of that request, not its host
     for back, previous in enumerate(reversed(previous_requests)):
         named = _named_in(scope, previous, newest=back == 0)
         if named:
-            scope.focus = named
+            scope.focus = _copies_named(scope, previous) or named if plural else named
             return scope
+        plural = plural or bool(PLURAL_REFERENCE.search(previous))
     if scope.objects:
         scope.focus = (
             [scope.objects[-1]["name"]] if len(scope.objects) > 1 else [scope.objects[0]["name"]]
@@ -200,6 +202,20 @@ def _named_in(scope: Scope, text: str, *, newest: bool = False) -> list[str]:
             count = (newest and _introduced(words[max(0, index - 3) : index])) or len(found)
             return [item["name"] for item in found[-count:]]
     return []
+
+
+PLURAL_REFERENCE = re.compile(r"\b(?:them|they|those|these)\b")
+
+
+def _copies_named(scope: Scope, text: str) -> list[str]:
+    """Of the kinds a request names, the one with the most copies ('a counter with 3 cakes on
+    it': the cakes), when one has more than one; 'make them pink' after it means those."""
+    groups: dict[str, list[str]] = {}
+    for name in _all_named_in(scope, text):
+        item = scope.get(name)
+        groups.setdefault(str(item.get("category") or name), []).append(name)
+    largest = max(groups.values(), key=len, default=[])
+    return largest if len(largest) > 1 else []
 
 
 def _all_named_in(scope: Scope, text: str) -> list[str]:

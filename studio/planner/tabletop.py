@@ -181,8 +181,8 @@ def clear_spot(scene: Scene, target: str, name: str) -> Scene:
     if free(float(middle[0]), float(middle[2])):
         return scene
     step = max(0.02, float(min(half[0], half[2])))
-    xs = np.arange(low[0] + half[0], high[0] - half[0] + 1e-9, step)
-    zs = np.arange(low[2] + half[2], high[2] - half[2] + 1e-9, step)
+    xs = _steps(float(low[0] + half[0]), float(high[0] - half[0]), step)
+    zs = _steps(float(low[2] + half[2]), float(high[2] - half[2]), step)
     centre = (low + high) / 2
     spots = sorted(
         ((float(x), float(z)) for x in xs for z in zs),
@@ -205,3 +205,12 @@ def _apart(
         or a_high[2] + gap <= b_low[2]
         or b_high[2] + gap <= a_low[2]
     )
+
+
+def _steps(start: float, stop: float, step: float) -> list[float]:
+    """Spots from `start` to `stop` every `step`, the far end always among them (a fourth cake
+    goes at the right end of a counter, not missed by a rounding error)."""
+    if stop < start:
+        return []
+    spots = [start + step * n for n in range(int((stop - start) / step + 1e-6) + 1)]
+    return spots if stop - spots[-1] <= 1e-6 else [*spots, stop]
