@@ -3,7 +3,9 @@
 * ``/healthz``: the process is alive and serving (no dependency is touched): a liveness probe.
 * ``/readyz``: the database, the Celery broker, the channel layer and artifact storage answer
   within ``CHECK_TIMEOUT_SECONDS``: a readiness probe. 200 with ``{"checks": {name: "ok"}}`` when
-  all pass, 503 naming the ones that failed and why.
+  all pass, 503 naming the ones that failed and why. It also says which headless GL backend the
+  studio renders with, and why (``rendering``): information, not a check, since a web process
+  never renders.
 
 Probes arrive with the pod's address as Host and over plain http, so ``HealthCheckMiddleware``
 (first in MIDDLEWARE) answers them before ALLOWED_HOSTS and the HTTPS redirect apply; the same
@@ -12,6 +14,7 @@ views are routed in config/urls.py.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -38,8 +41,31 @@ def readyz(request: HttpRequest) -> JsonResponse:
     """Readiness: every dependency answers; 503 naming the failing ones otherwise."""
     results = run_checks(CHECKS)
     failing = sorted(name for name, result in results.items() if result != "ok")
-    body = {"status": "fail" if failing else "ok", "failing": failing, "checks": results}
+    body = {
+        "status": "fail" if failing else "ok",
+        "failing": failing,
+        "checks": results,
+        "rendering": rendering(),
+    }
     return JsonResponse(body, status=503 if failing else 200)
+
+
+def rendering() -> dict[str, str]:
+    """The GL backend the studio's renders use, why, and what the run command's check drew."""
+    platform, reason = _chosen_platform()
+    return {
+        "platform": platform,
+        "reason": reason,
+        "checked": os.environ.get("RENDERING_CHECKED", ""),
+    }
+
+
+@functools.cache
+def _chosen_platform() -> tuple[str, str]:
+    # The choice reads the environment and the installed libraries, fixed for the process's life.
+    from studio.rendering._gl import describe_platform
+
+    return describe_platform()
 
 
 def run_checks(checks: dict[str, Callable[[], None]]) -> dict[str, str]:

@@ -8,13 +8,15 @@ With POSTGRES_TEST_URL set (CI sets it), the Django tests run a second time on P
 
 Everything goes into ./.venv (made with the standard library's venv, then `uv sync --frozen`
 against uv.lock). The app runs on its embedded defaults: SQLite, a Celery broker in var/broker
-that needs no server, no Redis, no model server. Ctrl-C, SIGTERM or SIGHUP stops every process
-it started (and their children).
+that needs no server, no Redis, no model server. A worker or server that dies is started again
+(the others keep serving); Ctrl-C, SIGTERM or SIGHUP stops every process it started (and their
+children).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -24,6 +26,7 @@ import tempfile
 import time
 import venv
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
@@ -79,6 +82,7 @@ def run() -> None:
     # Metrics files of the processes of an earlier start would be added to this one's.
     metrics = Path(os.environ.get("VAR_DIR") or ROOT / "var") / "prometheus"
     shutil.rmtree(metrics, ignore_errors=True)
+    check_rendering()
     port = os.environ.get("PORT", "8000")
     host = os.environ.get("HOST", "127.0.0.1")
     worker = [
@@ -105,7 +109,51 @@ def run() -> None:
         "websockets-sansio",
     ]
     say(f"serving on http://{host}:{port}/  (sign up there; Ctrl-C stops everything)")
-    supervise([worker, server])
+    supervise([worker, server], names=["worker", "web server"])
+
+
+def check_rendering() -> None:
+    """Say which headless GL backend the studio renders with, proved by one small frame.
+
+    The rule (studio/rendering/_gl.py) takes OSMesa where it is installed, else EGL. Where the
+    chosen one cannot draw and nothing was forced, the other is tried, and the one that draws is
+    handed to the server and the worker. Where neither draws, the app still serves: the studio's
+    runs then fail saying why, and the finance workspace works as ever.
+    """
+    report = _render_check({})
+    if not report["renders"] and not os.environ.get("PYOPENGL_PLATFORM", "").strip():
+        other = "egl" if report["platform"] == "osmesa" else "osmesa"
+        retried = _render_check({"PYOPENGL_PLATFORM": other})
+        if retried["renders"]:
+            os.environ["PYOPENGL_PLATFORM"] = other
+            report = retried | {"reason": f"{report['platform']} does not render here"}
+    if report["renders"]:
+        line = f"{report['platform']} ({report['renderer']}): {report['reason']}"
+        say(f"rendering: {line}")
+    else:
+        line = f"{report['platform']} does not render: {report['error']}"
+        say(f"rendering: UNAVAILABLE, studio runs fail until it is fixed; {line}")
+    os.environ["RENDERING_CHECKED"] = line  # /readyz repeats it
+
+
+def _render_check(extra: dict[str, str]) -> dict[str, Any]:
+    """`manage.py render_check --json` in a process of its own (GL is chosen once a process)."""
+    env = {**os.environ, "LOG_LEVEL": "WARNING", **extra}
+    try:
+        done = subprocess.run(
+            [str(PYTHON), "manage.py", "render_check", "--json"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        lines = done.stdout.strip().splitlines()
+        report: dict[str, Any] = json.loads(lines[-1])
+        return report
+    except (subprocess.TimeoutExpired, json.JSONDecodeError, IndexError) as error:
+        platform = extra.get("PYOPENGL_PLATFORM", "the chosen platform")
+        return {"platform": platform, "renders": False, "error": f"the check failed: {error!r}"}
 
 
 class Stopped(Exception):
@@ -116,28 +164,59 @@ def _stop_on_signal(signum: int, frame: object) -> None:
     raise Stopped(signal.Signals(signum).name)
 
 
-def supervise(commands: list[list[str]], *, poll_seconds: float = 0.5) -> None:
-    """Start the commands and wait; when one stops, or on Ctrl-C, SIGTERM or SIGHUP, stop them all.
+def supervise(
+    commands: list[list[str]],
+    *,
+    names: list[str] | None = None,
+    poll_seconds: float = 0.5,
+    restart_window: float = 60.0,
+    max_restarts: int = 5,
+) -> None:
+    """Start the commands and keep them running until Ctrl-C, SIGTERM or SIGHUP; then stop all.
 
-    Each child leads its own process group, and stopping signals the whole group: a uvicorn or
-    Celery parent that dies first would otherwise leave its own children holding the port.
+    A process that stops on its own (a worker killed by the kernel's OOM killer, a crash) is
+    started again while the others keep serving; one that stops more than ``max_restarts`` times
+    within ``restart_window`` seconds (a port already taken, a broken install) cannot be helped
+    by starting it again, so everything stops with the reason. Each child leads its own process
+    group, and stopping signals the whole group: a uvicorn or Celery parent that dies first
+    would otherwise leave its own children holding the port.
     """
     for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if signum is not None:
             signal.signal(signum, _stop_on_signal)
+    labels = names or [Path(command[0]).name for command in commands]
     children: list[subprocess.Popen[bytes]] = []
+    stops: list[list[float]] = [[] for _ in commands]
     try:
         for command in commands:
-            children.append(subprocess.Popen(command, cwd=ROOT, start_new_session=True))
-        while all(child.poll() is None for child in children):
+            children.append(_start(command))
+        while True:
             time.sleep(poll_seconds)
-        sys.exit("a process stopped unexpectedly; stopping the others")
+            for index, child in enumerate(children):
+                code = child.poll()
+                if code is None:
+                    continue
+                _signal_group(child, getattr(signal, "SIGKILL", signal.SIGTERM))  # its orphans
+                now = time.monotonic()
+                recent = [at for at in stops[index] if now - at < restart_window] + [now]
+                stops[index] = recent
+                if len(recent) > max_restarts:
+                    sys.exit(
+                        f"the {labels[index]} stopped {len(recent)} times within "
+                        f"{restart_window:g} s (last exit code {code}); stopping the others"
+                    )
+                say(f"the {labels[index]} stopped (exit code {code}); starting it again")
+                children[index] = _start(commands[index])
     except (KeyboardInterrupt, Stopped):
         say("stopping")
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):  # a second signal must not cut this short
             signal.signal(signum, signal.SIG_IGN)
         stop(children)
+
+
+def _start(command: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(command, cwd=ROOT, start_new_session=True)
 
 
 def stop(children: list[subprocess.Popen[bytes]], timeout: float = 10) -> None:

@@ -91,23 +91,21 @@ def environment() -> dict[str, Any]:
 
 def renderer_backend() -> dict[str, Any]:
     """The platform asked for and whether a headless GL context really renders here."""
-    from studio.rendering._gl import RenderUnavailable, choose_platform
-    from studio.rendering.renderer import render
-    from studio.scene.model import Scene
+    from studio.rendering.probe import probe_backend
 
+    report = probe_backend()
     backend: dict[str, Any] = {
         "PYOPENGL_PLATFORM": os.environ.get("PYOPENGL_PLATFORM", ""),
         "MUJOCO_GL": os.environ.get("MUJOCO_GL", ""),
-        "platform": choose_platform(),
+        "platform": report.platform,
+        "renders": report.renders,
     }
-    try:
-        render(Scene(ground=False), mesh_for=_no_mesh, width=16, height=16, segmentation=False)
-    except RenderUnavailable as error:
-        return backend | {"renders": False, "error": str(error)}
+    if not report.renders:
+        return backend | {"error": report.error}
     from OpenGL import platform as gl_platform  # type: ignore[import-untyped]
 
-    return backend | {"renders": True, "gl_platform": type(gl_platform.PLATFORM).__name__}
-
-
-def _no_mesh(obj: Any) -> Any:
-    raise AssertionError("an empty scene has no meshes")
+    return backend | {
+        "gl_platform": type(gl_platform.PLATFORM).__name__,
+        "renderer": report.renderer,
+        "reason": report.reason,
+    }

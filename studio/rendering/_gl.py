@@ -10,9 +10,13 @@ has to be settled before that import. The rule (see `choose_platform`):
 2. Otherwise `MUJOCO_GL` when it is `osmesa` or `egl`, so that MuJoCo (the physics checks) and
    pyrender use the same GL platform in one process; MuJoCo refuses to start when
    `PYOPENGL_PLATFORM` names another one.
-3. Otherwise `osmesa`, even when `DISPLAY` is set: with the variable unset pyrender would open a
-   pyglet window, which a server (or a desktop running the tests) does not want, and OSMesa
-   works on every machine that has Debian's `libosmesa6`.
+3. Otherwise `osmesa` where its library is installed (Debian's `libosmesa6`), else `egl` where
+   libEGL is (a GPU where there is one; Mesa's software device, llvmpipe, where there is not),
+   so the studio renders on a fresh machine with neither a GPU nor OSMesa. Never pyglet, even
+   when `DISPLAY` is set: a server (or a desktop running the tests) wants no window.
+
+`python manage.py render_check` makes a context the same way and renders one small frame: the
+run command calls it at start to say which backend the workers use (see `describe_platform`).
 
 **NumPy 2.** pyrender 0.1.45 uses `np.infty`, which NumPy 2 removed; `load()` restores the alias
 (`np.inf`) before pyrender is imported. This is the only shim and it lives only here.
@@ -20,9 +24,10 @@ has to be settled before that import. The rule (see `choose_platform`):
 
 from __future__ import annotations
 
+import ctypes.util
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
 
 import numpy as np
@@ -38,16 +43,37 @@ class RenderUnavailable(RuntimeError):
     """No OpenGL context can be made here (a library is missing, or the platform is wrong)."""
 
 
-def choose_platform(environ: Mapping[str, str] | None = None) -> str:
+# The shared libraries PyOpenGL's OSMesa and EGL platforms load (ctypes.util names).
+_LIBRARIES = {"osmesa": "OSMesa", "egl": "EGL"}
+
+
+def choose_platform(
+    environ: Mapping[str, str] | None = None,
+    *,
+    find_library: Callable[[str], str | None] = ctypes.util.find_library,
+) -> str:
     """The PyOpenGL platform this process renders with (see the module docstring)."""
+    return describe_platform(environ, find_library=find_library)[0]
+
+
+def describe_platform(
+    environ: Mapping[str, str] | None = None,
+    *,
+    find_library: Callable[[str], str | None] = ctypes.util.find_library,
+) -> tuple[str, str]:
+    """The platform and, in words, why it was chosen."""
     env = os.environ if environ is None else environ
     requested = env.get("PYOPENGL_PLATFORM", "").strip().lower()
     if requested:
-        return requested
+        return requested, "PYOPENGL_PLATFORM names it"
     mujoco = env.get("MUJOCO_GL", "").strip().lower()
     if mujoco in PLATFORMS:
-        return mujoco
-    return "osmesa"
+        return mujoco, "MUJOCO_GL names it (physics and rendering share one GL platform)"
+    if find_library(_LIBRARIES["osmesa"]):
+        return "osmesa", "OSMesa is installed"
+    if find_library(_LIBRARIES["egl"]):
+        return "egl", "OSMesa is not installed; EGL is (a GPU, or Mesa's software device)"
+    return "osmesa", "neither OSMesa nor EGL is installed"
 
 
 def load() -> ModuleType:
@@ -75,7 +101,7 @@ def load() -> ModuleType:
             from OpenGL import platform as gl_platform  # type: ignore[import-untyped]
         except Exception as exc:  # a missing libOSMesa / libEGL surfaces as many error types
             _failure = f"cannot load OpenGL with PYOPENGL_PLATFORM={platform}: {exc!r}" + (
-                " (install Debian's libosmesa6)" if platform == "osmesa" else ""
+                " (install Debian's libosmesa6, or libegl1 for EGL)" if platform == "osmesa" else ""
             )
             raise RenderUnavailable(_failure) from exc
         active = type(gl_platform.PLATFORM).__name__

@@ -3,12 +3,15 @@ Ctrl-C, so a killed runner does not leave the port held."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,3 +104,112 @@ def test_a_signal_to_the_runner_stops_every_process_it_started(tmp_path, signum)
         if runner.poll() is None:
             runner.kill()
             runner.wait()
+
+
+RESTARTING_WORKER = """
+import os, sys, time
+with open(sys.argv[1], "a") as pids:
+    pids.write(f"{os.getpid()}\\n")
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads process states from /proc")
+def test_a_worker_that_dies_is_started_again_while_the_server_keeps_serving(tmp_path):
+    port = free_port()
+    server_pids, worker_pids = tmp_path / "server", tmp_path / "workers"
+    runner = subprocess.Popen(
+        [sys.executable, "-c", SUPERVISOR, str(ROOT / "deploy" / "dev.py"), SERVER,
+         RESTARTING_WORKER, str(port), str(server_pids), str(worker_pids)],
+        cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        assert wait_until(lambda: worker_pids.exists() and listening(port))
+        first = int(worker_pids.read_text().split()[0])
+        os.kill(first, signal.SIGKILL)  # as the kernel's OOM killer does
+
+        assert wait_until(lambda: len(worker_pids.read_text().split()) == 2), "not restarted"
+        second = int(worker_pids.read_text().split()[1])
+        assert alive(second) and not alive(first)
+        assert runner.poll() is None, "the runner stopped with its worker"
+        assert listening(port), "the web server stopped serving when the worker died"
+    finally:
+        runner.send_signal(signal.SIGTERM)
+        runner.wait(timeout=15)
+    assert not listening(port)
+
+
+CRASHING = """
+import sys
+open(sys.argv[1], "a").write("x")
+sys.exit(3)
+"""
+CRASH_SUPERVISOR = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("dev", sys.argv[1])
+dev = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(dev)
+py = sys.executable
+dev.supervise([[py, "-c", sys.argv[2], sys.argv[3]], [py, "-c", "import time; time.sleep(600)"]],
+              names=["worker", "web server"], poll_seconds=0.05, max_restarts=3)
+"""
+
+
+def test_a_process_that_keeps_dying_stops_everything_and_says_why(tmp_path):
+    starts = tmp_path / "starts"
+    runner = subprocess.run(
+        [sys.executable, "-c", CRASH_SUPERVISOR, str(ROOT / "deploy" / "dev.py"), CRASHING,
+         str(starts)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert runner.returncode != 0
+    assert "the worker stopped 4 times within 60 s (last exit code 3)" in runner.stderr
+    assert len(starts.read_text()) == 4  # the first start and three restarts, no more
+
+
+@pytest.fixture
+def clean_environment(monkeypatch):
+    """What the run command sets for its children is undone after each test."""
+    for name in ("PYOPENGL_PLATFORM", "RENDERING_CHECKED"):
+        monkeypatch.setenv(name, "recorded so that it is restored")
+        monkeypatch.delenv(name)
+
+
+def load_dev() -> Any:
+    spec = importlib.util.spec_from_file_location("dev_runner", ROOT / "deploy" / "dev.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_run_command_falls_back_to_the_backend_that_draws(
+    monkeypatch, capsys, clean_environment
+):
+    dev = load_dev()
+
+    def render_check(extra: dict[str, str]) -> dict[str, Any]:
+        if extra.get("PYOPENGL_PLATFORM") == "egl":
+            return {"platform": "egl", "renders": True, "renderer": "llvmpipe", "reason": "x"}
+        return {"platform": "osmesa", "renders": False, "error": "no context", "reason": "y"}
+
+    monkeypatch.setattr(dev, "_render_check", render_check)
+    dev.check_rendering()
+    assert os.environ["PYOPENGL_PLATFORM"] == "egl"  # handed to the server and the worker
+    out = capsys.readouterr().out
+    assert "rendering: egl (llvmpipe): osmesa does not render here" in out
+    assert os.environ["RENDERING_CHECKED"] == "egl (llvmpipe): osmesa does not render here"
+
+
+def test_the_run_command_says_when_nothing_renders_and_serves_anyway(
+    monkeypatch, capsys, clean_environment
+):
+    dev = load_dev()
+    monkeypatch.setattr(
+        dev,
+        "_render_check",
+        lambda extra: {"platform": "osmesa", "renders": False, "error": "libOSMesa missing"},
+    )
+    dev.check_rendering()
+    assert "PYOPENGL_PLATFORM" not in os.environ
+    assert "rendering: UNAVAILABLE" in capsys.readouterr().out

@@ -162,3 +162,12 @@ def test_readyz_passes_against_a_real_redis_broker_and_channel_layer():
         CELERY_BROKER_URL=url, CELERY_BROKER_TRANSPORT_OPTIONS={}, CHANNEL_LAYERS=layers
     ):
         assert health.run_checks(checks) == {"broker": "ok", "channel_layer": "ok"}
+
+
+@pytest.mark.django_db
+def test_readyz_says_which_gl_backend_the_studio_renders_with(monkeypatch):
+    monkeypatch.setenv("RENDERING_CHECKED", "egl (llvmpipe): OSMesa is not installed")
+    rendering = get("/readyz").json()["rendering"]
+    assert rendering["platform"] in ("osmesa", "egl")
+    assert rendering["reason"]  # why this one: a named variable, or the installed libraries
+    assert rendering["checked"] == "egl (llvmpipe): OSMesa is not installed"

@@ -240,12 +240,13 @@ def test_fix_framing_zooms_in_on_a_tiny_object_and_stays_above_ground():
 # --- platform and camera -------------------------------------------------------------------------
 
 
-def test_choose_platform():
-    assert choose_platform({}) == "osmesa"
-    assert choose_platform({"DISPLAY": ":0"}) == "osmesa"
-    assert choose_platform({"PYOPENGL_PLATFORM": "egl"}) == "egl"
-    assert choose_platform({"MUJOCO_GL": "egl"}) == "egl"
-    assert choose_platform({"MUJOCO_GL": "glfw"}) == "osmesa"
+def test_choose_platform_follows_the_environment_before_the_installed_libraries():
+    both = {"OSMesa": "libOSMesa.so.8", "EGL": "libEGL.so.1"}.get
+    assert choose_platform({}, find_library=both) == "osmesa"
+    assert choose_platform({"DISPLAY": ":0"}, find_library=both) == "osmesa"
+    assert choose_platform({"PYOPENGL_PLATFORM": "egl"}, find_library=both) == "egl"
+    assert choose_platform({"MUJOCO_GL": "egl"}, find_library=both) == "egl"
+    assert choose_platform({"MUJOCO_GL": "glfw"}, find_library=both) == "osmesa"
     assert choose_platform({"PYOPENGL_PLATFORM": "osmesa", "MUJOCO_GL": "egl"}) == "osmesa"
 
 
