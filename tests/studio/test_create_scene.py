@@ -1,6 +1,7 @@
 """End to end with the offline planner: `create_scene` turns varied requests into scenes whose
 GLB satisfies the request (counts, sizes within 2 %, colours, materials, relations) and passes
-every check (exposure, framing, interpenetration, support, stability, scale)."""
+every check (exposure, framing, interpenetration, support, stability, scale); each call starts a
+new scene, `--workspace ID` continues one, and a bad id is a clear error."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ import pytest
 import trimesh
 from django.core.management import CommandError, call_command
 
+from agents.models import Run, Workspace
+from studio.management.commands.create_scene import CLI_USER
 from studio.planner.builder import linear_colour
 from studio.planner.vocabulary import COLOURS
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("gl_context")]
+pytestmark = pytest.mark.django_db
+renders = pytest.mark.usefixtures("gl_context")
 
 
 class Glb:
@@ -64,9 +68,9 @@ def colour_of(word):
     return pytest.approx(list(linear_colour(COLOURS[word])), abs=1e-3)
 
 
-def run(prompt: str, tmp_path: Path) -> tuple[Glb, dict]:
+def run(prompt: str, tmp_path: Path, *more: str) -> tuple[Glb, dict]:
     try:
-        call_command("create_scene", prompt, "--out", str(tmp_path), "--rounds", "3")
+        call_command("create_scene", prompt, "--out", str(tmp_path), "--rounds", "3", *more)
     except CommandError as error:
         report = json.loads((tmp_path / "report.json").read_text())
         pytest.fail(f"{prompt!r} did not pass: {error}; checks {report['checks']}")
@@ -188,6 +192,7 @@ CASES = [
 ]
 
 
+@renders
 @pytest.mark.parametrize(("prompt", "expect"), CASES, ids=[c[0][:40] for c in CASES])
 def test_prompt_becomes_a_scene_that_passes_every_check(prompt, expect, tmp_path):
     glb, report = run(prompt, tmp_path)
@@ -215,3 +220,59 @@ def test_a_request_it_cannot_read_fails_with_the_reason(tmp_path):
     assert "no object I know in 'a unicorn'" in report["run"]["message"]
     assert report["run"]["message"].endswith("Nothing was built.")
     assert not (tmp_path / "scene.glb").exists()
+
+
+@renders
+def test_each_call_starts_a_new_scene_in_a_new_workspace(tmp_path):
+    cube, first = run("a red cube", tmp_path / "first")
+    cone, second = run("a green cone", tmp_path / "second")
+    assert first["workspace"] != second["workspace"]
+    assert cube.objects("cube") == ["cube"]
+    assert cone.objects("cone") == ["cone"] and cone.objects("cube") == []
+    workspaces = Workspace.objects.filter(pk__in=[first["workspace"], second["workspace"]])
+    assert {(w.name, w.kind, w.owner.username) for w in workspaces} == {
+        ("a red cube", "studio", CLI_USER),
+        ("a green cone", "studio", CLI_USER),
+    }
+
+
+@renders
+def test_workspace_option_continues_that_scene(tmp_path, capsys):
+    _, first = run("a red cube", tmp_path / "first")
+    workspace = first["workspace"]
+    assert f"--workspace {workspace}" in capsys.readouterr().out  # how to continue is shown
+
+    glb, second = run("make it blue", tmp_path / "second", "--workspace", str(workspace))
+    assert second["workspace"] == workspace
+    assert glb.objects("cube") == ["cube"]  # the same cube, recoloured, not a second one
+    assert glb.materials["cube"]["baseColorFactor"][:3] == colour_of("blue")
+    assert Run.objects.filter(workspace_id=workspace).count() == 2
+    assert Workspace.objects.filter(kind="studio").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("workspace_id", "message"),
+    [
+        ("999999", "there is no workspace 999999"),
+        ("finance", "is a finance workspace, not a studio one"),
+        ("abc", "--workspace takes a workspace id \\(a whole number\\), not 'abc'"),
+        ("1.5", "--workspace takes a workspace id"),
+    ],
+)
+def test_a_bad_workspace_id_is_a_clear_error(
+    workspace_id, message, alice, make_workspace, tmp_path
+):
+    if workspace_id == "finance":
+        workspace_id = str(make_workspace(alice, name="Books", kind="finance").pk)
+    with pytest.raises(CommandError, match=message):
+        call_command(
+            "create_scene", "make it blue", "--out", str(tmp_path), "--workspace", workspace_id
+        )
+    assert not Run.objects.exists()
+    assert not (tmp_path / "report.json").exists()
+
+
+def test_a_refused_request_leaves_no_new_workspace(tmp_path):
+    with pytest.raises(CommandError, match="rounds"):
+        call_command("create_scene", "a red cube", "--out", str(tmp_path), "--rounds", "99")
+    assert not Workspace.objects.exists()

@@ -1,8 +1,11 @@
-"""`manage.py create_scene "PROMPT" --out DIR [--rounds N]`: the whole studio agent, offline.
+"""`manage.py create_scene "PROMPT" --out DIR [--rounds N] [--workspace ID]`: studio, offline.
 
+Each call starts a new scene in a new studio workspace; `--workspace ID` continues that studio
+workspace's conversation instead, so PROMPT edits its scene as a follow-up chat message would.
 Runs the agent (the offline planner unless a model server is configured) with its refinement
-rounds in this process, printing each step, and writes DIR/scene.glb, DIR/render.png and
-DIR/report.json. Exits 0 only when the run succeeded and its last round passed every check.
+rounds in this process, printing each step and the workspace id, and writes DIR/scene.glb,
+DIR/render.png and DIR/report.json. Exits 0 only when the run succeeded and its last round passed
+every check.
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from agents.management.database import require_migrated
 from agents.models import Event, Run, Workspace
 from agents.services.driving import RunDidNotFinish, run_drive
 from agents.services.options import MAX_ROUNDS, OptionsError
+from agents.services.quotas import QuotaExceeded
 from agents.services.runs import RunInputError, run_create
+from agents.services.workspaces import workspace_create
 from studio.exports import mesh_resolver
 from studio.models import SceneRevision
 from studio.scene.export import scene_to_glb
@@ -27,6 +33,7 @@ from studio.scene.geometry import object_matrix, object_mesh
 from studio.scene.model import scene_from_dict
 
 CLI_USER = "studio-cli"
+NAME_CHARS = 80  # a workspace named after its first prompt, shortened to fit a list
 
 
 class Command(BaseCommand):
@@ -36,6 +43,11 @@ class Command(BaseCommand):
         parser.add_argument("prompt")
         parser.add_argument("--out", required=True, help="Folder for scene.glb, render.png, ...")
         parser.add_argument("--rounds", type=int, default=4, help=f"1..{MAX_ROUNDS} (default 4)")
+        parser.add_argument(
+            "--workspace",
+            metavar="ID",
+            help="Continue this studio workspace's scene (default: start a new scene)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         require_migrated()
@@ -44,7 +56,7 @@ class Command(BaseCommand):
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise CommandError(f"cannot create {out}: {error}") from error
-        run = self._start(options["prompt"], options["rounds"])
+        run = self._start(options["prompt"], options["rounds"], options["workspace"])
         self._follow(run)
         run.refresh_from_db()
         revisions = list(SceneRevision.objects.filter(run=run).order_by("number"))
@@ -53,22 +65,24 @@ class Command(BaseCommand):
             self._write_files(out, run.workspace, revisions[-1])
         (out / "report.json").write_text(json.dumps(report, indent=2, default=str))
         self.stdout.write(f"wrote {out / 'report.json'}")
+        self.stdout.write(f"continue this scene with --workspace {run.workspace_id}")
         if report["status"] != "succeeded":
             raise CommandError(f"the scene did not pass: {run.message or run.status}")
         self.stdout.write(self.style.SUCCESS("every check passed"))
 
-    def _start(self, prompt: str, rounds: int) -> Run:
-        user, created = User.objects.get_or_create(username=CLI_USER)
-        if created:
-            user.set_unusable_password()
-            user.save()
-        workspace, _ = Workspace.objects.get_or_create(
-            owner=user, name="Command line", kind=Workspace.Kind.STUDIO
-        )
+    def _start(self, prompt: str, rounds: int, workspace_id: object) -> Run:
         try:
-            return run_create(workspace=workspace, prompt=prompt, options={"rounds": rounds})
-        except (RunInputError, OptionsError) as error:
+            # One transaction: a prompt or option that is refused leaves no empty new workspace.
+            with transaction.atomic():
+                if workspace_id is None:
+                    workspace, how = _new_workspace(prompt), "new"
+                else:
+                    workspace, how = _existing_workspace(workspace_id), "continued"
+                run = run_create(workspace=workspace, prompt=prompt, options={"rounds": rounds})
+        except (RunInputError, OptionsError, QuotaExceeded) as error:
             raise CommandError(str(error)) from error
+        self.stdout.write(f"workspace {workspace.pk} ({how}): {workspace.name}")
+        return run
 
     def _follow(self, run: Run) -> None:
         seen = 0
@@ -105,6 +119,35 @@ class Command(BaseCommand):
         self.stdout.write(f"wrote {out / 'scene.glb'} and {out / 'render.png'}")
 
 
+def _new_workspace(prompt: str) -> Workspace:
+    user, created = User.objects.get_or_create(username=CLI_USER)
+    if created:
+        user.set_unusable_password()
+        user.save()
+    name = " ".join(prompt.split())
+    if len(name) > NAME_CHARS:
+        name = name[: NAME_CHARS - 1].rstrip() + "…"
+    return workspace_create(owner=user, name=name or "Command line", kind=Workspace.Kind.STUDIO)
+
+
+def _existing_workspace(workspace_id: object) -> Workspace:
+    try:
+        pk = int(str(workspace_id).strip())
+    except ValueError:
+        raise CommandError(
+            f"--workspace takes a workspace id (a whole number), not {workspace_id!r}"
+        ) from None
+    workspace = Workspace.objects.filter(pk=pk).first()
+    if workspace is None:
+        raise CommandError(f"there is no workspace {pk}")
+    if workspace.kind != Workspace.Kind.STUDIO:
+        raise CommandError(
+            f"workspace {pk} ({workspace.name!r}) is a {workspace.kind} workspace, "
+            "not a studio one: only a studio workspace has a scene to continue"
+        )
+    return workspace
+
+
 def _describe(event: Event) -> str:
     payload = event.payload
     if event.type == "tool.call":
@@ -134,6 +177,7 @@ def _report(run: Run, revisions: list[SceneRevision]) -> dict[str, Any]:
     }
     return {
         "status": "succeeded" if run.status == Run.Status.SUCCEEDED and passed else "failed",
+        "workspace": run.workspace_id,
         "run": {"id": run.pk, "status": run.status, "message": run.message},
         "rounds": rounds,
         "checks": checks,
