@@ -274,6 +274,9 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir.mkdir(parents=True, exist_ok=True)
+    # kombu's filesystem transport with whole-file writes and claims: its own can hand a worker
+    # a half-written message, which kills the worker (see config/embedded_broker.py).
+    CELERY_BROKER_TRANSPORT = "config.embedded_broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
