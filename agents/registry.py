@@ -48,8 +48,12 @@ class ExtraPlanner:
     tools: Sequence[Tool] = ()
 
 
+Rescuer = Callable[[], list[int]]
+"""Re-enqueues a workspace app's own stalled background work (documents, say); returns the ids."""
+
 _kinds: dict[str, WorkspaceKind] = {}
 _extra_planners: dict[str, ExtraPlanner] = {}
+_rescuers: dict[str, Rescuer] = {}
 
 
 def register_kind(kind: WorkspaceKind) -> None:
@@ -58,6 +62,15 @@ def register_kind(kind: WorkspaceKind) -> None:
 
 def register_planner(name: str, planner: ExtraPlanner) -> None:
     _extra_planners[name] = planner
+
+
+def register_rescuer(name: str, rescue: Rescuer) -> None:
+    """Have every sweeper pass (agents/services/sweeper.py) call `rescue` too."""
+    _rescuers[name] = rescue
+
+
+def rescuers() -> dict[str, Rescuer]:
+    return dict(_rescuers)
 
 
 def kind_tools(kind: WorkspaceKind) -> list[Tool]:

@@ -14,7 +14,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections
 from agents.services.execution import run_advance, run_cancel_idle, run_fail_internal
 from agents.services.file_janitor import orphan_files_sweep
 from agents.services.runs import run_enqueue
-from agents.services.sweeper import runs_rescue_stalled
+from agents.services.sweeper import runs_rescue_stalled, sweep_pass
 
 logger = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
@@ -82,9 +82,9 @@ def _sweep_forever(stop: threading.Event) -> None:
     while not stop.wait(settings.AGENT_SWEEP_SECONDS):
         try:
             close_old_connections()
-            rescued = runs_rescue_stalled()
-            if rescued:
-                logger.info("re-enqueued stalled runs %s", rescued)
+            for name, ids in sweep_pass().items():
+                if ids:
+                    logger.info("re-enqueued stalled %s %s", name, ids)
             orphan_files_sweep()
         except Exception:
             logger.warning("sweeper pass failed", exc_info=True)

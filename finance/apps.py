@@ -44,3 +44,7 @@ class FinanceConfig(AppConfig):
         from finance.evaluation.kind import register as register_evaluation
 
         register_evaluation()  # the verifiers and the `finance` suite; heavy modules load lazily
+        from agents.registry import register_rescuer
+        from finance.services.rescue import documents_rescue_stalled
+
+        register_rescuer("documents", documents_rescue_stalled)

@@ -31,6 +31,11 @@ class Document(models.Model):
     sections = models.JSONField(default=dict, blank=True)
     statements = models.JSONField(null=True, blank=True, help_text="Canonical statements, once.")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Ingestion's bookkeeping (finance/services/rescue.py): when it was last sent to the workers,
+    # when a worker last said it is still reading it, and how many times a worker began it.
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]

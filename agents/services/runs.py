@@ -50,9 +50,16 @@ def run_create(*, workspace: Workspace, prompt: str, options: Any = None) -> Run
 
 
 def run_enqueue(*, run_id: int) -> None:
-    """Send the next slice of a run to the workers after the current transaction commits."""
+    """Send the next slice of a run to the workers after the current transaction commits.
+
+    A slice the broker does not take leaves the run marked never enqueued, and the sweeper's
+    next pass sends it again: the run was accepted, so the caller is not told of a failure."""
     Run.objects.filter(pk=run_id).update(enqueued_at=timezone.now())
-    enqueue_on_commit("agents.advance_run", run_id)
+    enqueue_on_commit(
+        "agents.advance_run",
+        run_id,
+        on_failure=lambda: Run.objects.filter(pk=run_id).update(enqueued_at=None),
+    )
 
 
 def run_cancel(*, run: Run) -> Run:

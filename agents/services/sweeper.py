@@ -4,7 +4,8 @@ One sweeper works at a time across the cluster: a pass takes a lock in Django's 
 a deployment) for `AGENT_SWEEP_SECONDS`, and a worker that finds it taken skips its pass. A pass
 re-enqueues active runs whose lease expired (a worker held them and stopped renewing), and runs
 that nobody holds whose last enqueue is older than `AGENT_REQUEUE_SECONDS` (a lost message);
-never a run whose task is merely waiting in a busy queue.
+never a run whose task is merely waiting in a busy queue. Workspace apps register rescuers of
+their own background work (`agents.registry.register_rescuer`), called by the same pass.
 """
 
 from __future__ import annotations
@@ -18,9 +19,21 @@ from django.db.models import Q
 from django.utils import timezone
 
 from agents.models import Run
+from agents.registry import rescuers
 from agents.services.runs import run_enqueue
 
 SWEEP_LOCK = "agents:sweeper-lock"
+
+
+def sweep_pass() -> dict[str, list[int]]:
+    """One pass of the cluster's sweeper: stalled runs and every registered rescuer's work, by
+    name ({} when another sweeper holds the lock)."""
+    if not cache.add(SWEEP_LOCK, uuid.uuid4().hex, settings.AGENT_SWEEP_SECONDS):
+        return {}
+    rescued = {"runs": runs_rescue_stalled(exclusive=False)}
+    for name, rescue in rescuers().items():
+        rescued[name] = rescue()
+    return rescued
 
 
 def runs_rescue_stalled(*, exclusive: bool = True) -> list[int]:

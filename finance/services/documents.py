@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import get_valid_filename
 
 from agents.models import Workspace
@@ -133,8 +134,14 @@ def document_upload(*, workspace: Workspace, data: bytes, filename: str) -> tupl
 
 
 def document_enqueue(*, document_id: int) -> None:
-    """Ingest in the background once the row is committed (the task takes the id only)."""
-    enqueue_on_commit("finance.ingest_document", document_id)
+    """Ingest in the background once the row is committed (the task takes the id only); a send
+    that fails leaves it marked never sent, for the sweeper's next pass (services/rescue.py)."""
+    Document.objects.filter(pk=document_id).update(enqueued_at=timezone.now())
+    enqueue_on_commit(
+        "finance.ingest_document",
+        document_id,
+        on_failure=lambda: Document.objects.filter(pk=document_id).update(enqueued_at=None),
+    )
 
 
 def document_delete(*, document: Document) -> None:

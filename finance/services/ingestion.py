@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -16,6 +17,12 @@ from finance.reconcile.ixbrl import InlineXbrlError, parse_inline_xbrl
 from finance.services.documents import cache_dir, max_pages
 from finance.services.locks import PDFIUM_LOCK
 from finance.services.progress import ProgressReporter, progress_save
+from finance.services.rescue import (
+    document_claim,
+    document_release,
+    heartbeat,
+    max_attempts,
+)
 from finance.statements.cache import cached_statements
 from finance.statements.inline_xbrl import statements_from_inline_xbrl
 
@@ -68,6 +75,29 @@ def document_ingest(*, document_id: int) -> str:
         return "missing"
     if document.status != Document.Status.PROCESSING:
         return str(document.status)  # already done: a redelivered task changes nothing
+    if not document_claim(document_id=document_id):
+        return "busy"  # another worker is reading it; the sweeper resends it if that one dies
+    document.refresh_from_db()
+    if document.attempts > max_attempts():
+        document_fail(document, gave_up(document.attempts - 1))
+        return "failed"
+    try:
+        with heartbeat(document_id=document_id):
+            return _ingest(document)
+    except DatabaseError:
+        with contextlib.suppress(DatabaseError):
+            document_release(document_id=document_id)
+        raise  # transient: the task retries
+
+
+def gave_up(stops: int) -> str:
+    return (
+        f"reading the file stopped its worker {stops} times before it finished (the worker "
+        "was killed, perhaps for lack of memory); delete it and upload a smaller file"
+    )
+
+
+def _ingest(document: Document) -> str:
     reporter = ProgressReporter(document)
     try:
         with document.file.open("rb") as handle:
@@ -91,7 +121,7 @@ def document_ingest(*, document_id: int) -> str:
         document_fail(document, f"reading the file ran past the {limit:g} s time limit")
         return "failed"
     except Exception:
-        logger.exception("ingesting document %s failed", document_id)
+        logger.exception("ingesting document %s failed", document.pk)
         document_fail(document, INTERNAL_ERROR)
         return "failed"
     progress_save(
