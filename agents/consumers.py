@@ -2,8 +2,9 @@
 
 Delivery never depends on the channel layer: pushed events are only a fast path. Each event is
 sent once, in seq order; a pushed event that skips ahead makes the consumer read the gap from the
-event log, and a periodic tail of the log catches anything the layer dropped. Once the run's last
-event (`run.finished` or `run.failed`) is sent, the tail stops: an ended run writes nothing more.
+event log, and a periodic tail of the log catches anything the layer dropped, and serves the
+socket alone while the layer is down (see agents/consumer_base.py). Once the run's last event
+(`run.finished` or `run.failed`) is sent, the tail stops: an ended run writes nothing more.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 
 from agents import selectors
 from agents.consumer_base import (
@@ -54,9 +54,8 @@ class RunEventsConsumer(GroupTailConsumer):
         self.last_seq = after
         self.ended = False
         self.lock = asyncio.Lock()
-        self.group = run_group(self.run_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self.subscribe(run_group(self.run_id))
         await self.catch_up()
         if not self.ended:
             self.tail = asyncio.create_task(self.tail_log())
@@ -93,7 +92,7 @@ class RunEventsConsumer(GroupTailConsumer):
 
     async def tail_log(self) -> None:
         while not self.ended:
-            await asyncio.sleep(settings.EVENTS_POLL_SECONDS)
+            await self.next_poll()
             await self.catch_up()
 
     async def _send_from_log(self) -> None:

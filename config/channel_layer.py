@@ -12,6 +12,7 @@ Two fixes over the stock channels_redis pool, for redis-py 8:
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
@@ -46,3 +47,19 @@ class FanOutRedisChannelLayer(RedisPubSubChannelLayer):
     """
 
     shared_across_processes = True
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        """The stock new_channel, minus the dead queue it leaves when the subscribe fails.
+
+        A socket whose join fails is served from the event log and joins again later
+        (agents/consumer_base.py); each failed try would otherwise keep one more queue for a
+        channel nobody will ever read.
+        """
+        layer = self._get_layer()
+        channel = f"{layer.prefix}{prefix}{uuid.uuid4().hex}"
+        try:
+            await layer._subscribe_to_channel(channel)
+        except BaseException:
+            layer.channels.pop(channel, None)
+            raise
+        return channel

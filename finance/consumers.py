@@ -13,7 +13,6 @@ import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 
 from agents.consumer_base import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, GroupTailConsumer
 from agents.models import Workspace
@@ -36,9 +35,8 @@ class DocumentProgressConsumer(GroupTailConsumer):
         if not await _owns_finance_workspace(user, self.workspace_id):
             await self.refuse(CLOSE_NOT_FOUND, "workspace not found")
             return
-        self.group = documents_group(self.workspace_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self.subscribe(documents_group(self.workspace_id))
         for event in await _events(self.workspace_id):
             if event["status"] == Document.Status.PROCESSING:
                 await self.forward(event)
@@ -64,7 +62,7 @@ class DocumentProgressConsumer(GroupTailConsumer):
 
     async def tail_rows(self) -> None:
         while True:
-            await asyncio.sleep(settings.EVENTS_POLL_SECONDS)
+            await self.next_poll()
             await self.send_changed()
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+import redis.exceptions
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
@@ -10,7 +13,12 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
-from agents.consumers import CLOSE_BAD_REQUEST, CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED
+from agents.consumers import (
+    CLOSE_BAD_REQUEST,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHENTICATED,
+    RunEventsConsumer,
+)
 from agents.models import Event
 from agents.services import runs
 from agents.services.execution import run_advance
@@ -274,5 +282,105 @@ async def test_a_pushed_event_that_skips_ahead_is_filled_in_from_the_log(
     await push(queued_run, await event_dicts(queued_run, newest))
 
     assert live == list(range(replayed[-1] + 1, newest + 1))
+    assert await communicator.receive_nothing(timeout=0.3)
+    await communicator.disconnect()
+
+
+# --- a failing channel layer ---------------------------------------------------------------------
+
+
+class LayerOutage:
+    """The test's channel layer, failing like a restarting Redis: while `down`, joining a group
+    and reading the socket's channel raise ConnectionError; `joins` counts the joins that work."""
+
+    def __init__(self, layer, monkeypatch):
+        self.down = True
+        self.joins = 0
+        self.failed = 0
+        self._group_add = layer.group_add
+        self._receive = layer.receive
+        monkeypatch.setattr(layer, "group_add", self.group_add)
+        monkeypatch.setattr(layer, "receive", self.receive)
+
+    def _fail_while_down(self):
+        if self.down:
+            self.failed += 1
+            raise redis.exceptions.ConnectionError("Connection lost")
+
+    async def group_add(self, group, channel):
+        self._fail_while_down()
+        await self._group_add(group, channel)
+        self.joins += 1
+
+    async def receive(self, channel):
+        self._fail_while_down()
+        return await self._receive(channel)
+
+
+@pytest.fixture
+def layer_outage(monkeypatch, settings):
+    settings.EVENTS_PUSH = True
+    settings.EVENTS_POLL_SECONDS = 60  # the safety-net tail alone would deliver nothing in time
+    # quick retries, so that the recovery is seen within a second
+    monkeypatch.setattr(RunEventsConsumer, "retry_first_seconds", 0.05)
+    monkeypatch.setattr(RunEventsConsumer, "retry_max_seconds", 0.2)
+    return LayerOutage(get_channel_layer(), monkeypatch)
+
+
+async def eventually(predicate, *, timeout=3.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, "not within the timeout"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_layer_that_cannot_join_still_serves_every_event_then_pushes_again(
+    queued_run, alice_api, layer_outage
+):
+    await advance(queued_run)
+    communicator = await connect(queued_run.pk, bearer(alice_api))  # accepted, not a 500
+    seqs = await receive_seqs(communicator, through=await last_seq(queued_run))
+
+    # While the layer is down, the worker's pushes reach nobody: the socket reads the log.
+    for _ in range(2):
+        await advance(queued_run)
+        seqs += await receive_seqs(communicator, through=await last_seq(queued_run))
+    assert layer_outage.failed >= 2 and layer_outage.joins == 0, "the join is retried"
+
+    layer_outage.down = False
+    await eventually(lambda: layer_outage.joins == 1)
+    await asyncio.sleep(0.3)  # the tail's last quick read, then it waits the full 60 s
+    status = "continue"
+    while status != "finished":  # only pushes can deliver now
+        status = (await advance(queued_run)).status
+        seqs += await receive_seqs(communicator, through=await last_seq(queued_run))
+
+    assert seqs == list(range(1, await last_seq(queued_run) + 1))
+    assert await communicator.receive_nothing(timeout=0.3)
+    await communicator.disconnect()
+
+
+async def test_a_failed_read_of_the_layer_keeps_the_socket_and_joins_again(
+    queued_run, alice_api, layer_outage, settings
+):
+    settings.EVENTS_PUSH = False  # nothing is pushed: after the failure, only the log delivers
+    layer_outage.down = False
+    await advance(queued_run)
+    communicator = await connect(queued_run.pk, bearer(alice_api))
+    seqs = await receive_seqs(communicator, through=await last_seq(queued_run))
+    assert layer_outage.joins == 1
+
+    # Redis restarts: the pending read returns (an empty push here) and the next one fails.
+    layer_outage.down = True
+    await push(queued_run, [])
+    await eventually(lambda: layer_outage.failed >= 1)
+    status = "continue"
+    while status != "finished":
+        status = (await advance(queued_run)).status
+        seqs += await receive_seqs(communicator, through=await last_seq(queued_run))
+    layer_outage.down = False
+    await eventually(lambda: layer_outage.joins == 2)  # a restarted Redis forgot the group
+
+    assert seqs == list(range(1, await last_seq(queued_run) + 1))
     assert await communicator.receive_nothing(timeout=0.3)
     await communicator.disconnect()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+import redis.exceptions
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
@@ -83,4 +85,24 @@ async def test_the_served_application_routes_the_progress_socket(processing, ali
     assert connected
     first = await communicator.receive_json_from()
     assert first["document"] == processing.pk and first["status"] == "processing"
+    await communicator.disconnect()
+
+
+async def test_a_channel_layer_that_cannot_join_still_serves_progress_from_the_rows(
+    processing, alice_api, monkeypatch, settings
+):
+    async def group_add(group, channel):
+        raise redis.exceptions.ConnectionError("Connection lost")
+
+    settings.EVENTS_POLL_SECONDS = 60  # the safety-net tail alone would say nothing in time
+    monkeypatch.setattr(get_channel_layer(), "group_add", group_add)
+    communicator = await connect(processing.workspace_id, bearer(alice_api))  # not a 500
+
+    first = await communicator.receive_json_from()
+    await database_sync_to_async(Document.objects.filter(pk=processing.pk).update)(
+        status="ready", progress=1.0, message=""
+    )
+    tailed = await communicator.receive_json_from(timeout=2)
+
+    assert first["status"] == "processing" and tailed["status"] == "ready"
     await communicator.disconnect()

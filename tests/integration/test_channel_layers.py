@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
+import redis.exceptions
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from config.channel_layer import BlockingPoolRedisChannelLayer, FanOutRedisChannelLayer
 
@@ -39,3 +43,19 @@ def test_every_socket_gets_the_pushed_events(redis_url, make_layer):
     received = asyncio.run(fan_out(layer))
     assert len(received) == SOCKETS
     assert all(message["events"] == [{"seq": 1}] for message in received)
+
+
+def test_a_pubsub_channel_whose_subscribe_fails_is_not_kept():
+    """A socket retries its join while Redis is down: no dead queue piles up per failed try."""
+    with socket.socket() as bound:  # bound, never listening: connections are refused
+        bound.bind(("127.0.0.1", 0))
+        url = f"redis://127.0.0.1:{bound.getsockname()[1]}/0"
+        layer = FanOutRedisChannelLayer(hosts=[{"address": url, "retry": Retry(NoBackoff(), 0)}])
+
+        async def fail_twice() -> dict:
+            for _ in range(2):
+                with pytest.raises(redis.exceptions.ConnectionError):
+                    await layer.new_channel()
+            return dict(layer._get_layer().channels)
+
+        assert asyncio.run(fail_twice()) == {}
