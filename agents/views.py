@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from agents import selectors
 from agents.forms import RunForm, WorkspaceForm
 from agents.model_status import policy_status
-from agents.models import Workspace
+from agents.models import Run, Workspace
 from agents.services.options import OptionsError
 from agents.services.quotas import QuotaExceeded
 from agents.services.runs import RunInputError, run_cancel, run_create
 from agents.services.workspaces import workspace_create
+
+RECENT_RUNS = 50  # the runs listed beside the chat
 
 
 @login_required
@@ -36,6 +40,33 @@ def _workspace_or_404(request: HttpRequest, workspace_id: int) -> Workspace:
     return workspace
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    """The page's script sends the chat form with fetch and asks for JSON; a plain form, HTML."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+def _run_url(run: Run) -> str:
+    return f"{reverse('workspace-detail', args=[run.workspace_id])}?run={run.pk}"
+
+
+def _recent_runs(request: HttpRequest, workspace: Workspace) -> QuerySet[Run]:
+    return selectors.run_list(user=request.user).filter(workspace=workspace)[:RECENT_RUNS]
+
+
+def _run_started(request: HttpRequest, run: Run) -> JsonResponse:
+    """The new run's panel and the refreshed run list, for the page to show without a reload."""
+    context = {"runs": _recent_runs(request, run.workspace), "selected": run}
+    return JsonResponse(
+        {
+            "run": run.pk,
+            "url": _run_url(run),
+            "run_html": render_to_string("agents/_run.html", context, request),
+            "runs_html": render_to_string("agents/_run_list.html", context, request),
+        },
+        status=201,
+    )
+
+
 @login_required
 def workspace_detail(request: HttpRequest, workspace_id: int) -> HttpResponse:
     workspace = _workspace_or_404(request, workspace_id)
@@ -50,12 +81,17 @@ def workspace_detail(request: HttpRequest, workspace_id: int) -> HttpResponse:
             form.add_error(None, str(error))
             status = error.status
         else:
-            return redirect(f"{reverse('workspace-detail', args=[workspace.pk])}?run={run.pk}")
-    runs = selectors.run_list(user=request.user).filter(workspace=workspace)[:50]
+            if _wants_json(request):
+                return _run_started(request, run)
+            return redirect(_run_url(run))
+    if request.method == "POST" and _wants_json(request):
+        errors = {field: list(texts) for field, texts in form.errors.items()}
+        return JsonResponse({"errors": errors}, status=400 if status == 200 else status)
+    runs = _recent_runs(request, workspace)
     selected = None
     wanted = request.GET.get("run", "")
     if wanted.isascii() and wanted.isdigit():
-        selected = runs.model.objects.filter(workspace=workspace, pk=int(wanted)).first()
+        selected = Run.objects.filter(workspace=workspace, pk=int(wanted)).first()
     elif runs:
         selected = runs[0]
     context = {
@@ -76,4 +112,4 @@ def run_cancel_view(request: HttpRequest, run_id: int) -> HttpResponse:
         raise Http404("No such run.")
     run_cancel(run=run)
     messages.info(request, f"Run {run.pk}: cancel requested.")
-    return redirect(f"{reverse('workspace-detail', args=[run.workspace_id])}?run={run.pk}")
+    return redirect(_run_url(run))

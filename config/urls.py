@@ -2,7 +2,8 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
@@ -37,6 +38,11 @@ def _metrics(request: HttpRequest) -> HttpResponse:
     return metrics_view(request)
 
 
+def _favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever a page links: the app's icon is an SVG."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 handler404 = "config.api_errors.not_found"
 handler500 = "config.api_errors.server_error"
 
@@ -45,6 +51,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", _metrics, name="metrics"),
+    path("favicon.ico", _favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -193,24 +193,7 @@
     notes.insertBefore(li, notes.firstChild);
   });
 
-  // After Send the page reloads on the new run, below this panel: bring the run into view.
-  var SENT = "finance:sent";
-  var ask = document.getElementById("ask-form");
-  if (ask) {
-    ask.addEventListener("submit", function () {
-      try { sessionStorage.setItem(SENT, location.pathname); } catch (e) {}
-    });
-  }
-  function showSentRun() {
-    var sent = null;
-    try { sent = sessionStorage.getItem(SENT); sessionStorage.removeItem(SENT); } catch (e) {}
-    var run = document.getElementById("run");
-    if (sent !== location.pathname || !run || !/[?&]run=\d+/.test(location.search)) return;
-    run.scrollIntoView({block: "start"});
-  }
-
   remember();
   connect();
   if (anyProcessing() && !socket) startPolling();
-  showSentRun();
 })();

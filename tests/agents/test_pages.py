@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from agents.models import Run, Workspace
 from agents.services.runs import run_create
@@ -112,6 +112,66 @@ def test_an_empty_prompt_shows_a_form_error(alice_client, alice_workspace):
         assert response.status_code == 200
         assert response.context["form"].errors["prompt"] == ["This field is required."]
     assert not Run.objects.exists()
+
+
+def sent_by_script(client: Client, workspace, prompt: str):
+    """The chat form as the page's script sends it: the same fields, asking for JSON."""
+    return client.post(workspace_url(workspace), {"prompt": prompt}, HTTP_ACCEPT="application/json")
+
+
+def test_a_prompt_sent_by_the_page_script_returns_the_new_runs_panel(alice_client, alice_workspace):
+    earlier = run_create(workspace=alice_workspace, prompt=ONE_SUM)
+
+    response = sent_by_script(alice_client, alice_workspace, TWO_SUMS)
+
+    run = Run.objects.exclude(pk=earlier.pk).get()
+    assert response.status_code == 201 and run.prompt == TWO_SUMS
+    body = response.json()
+    assert body["run"] == run.pk and body["url"] == f"{workspace_url(alice_workspace)}?run={run.pk}"
+    assert re.search(rf'id="run" data-run-id="{run.pk}" data-status="queued"', body["run_html"])
+    assert 'id="timeline"' in body["run_html"] and "csrfmiddlewaretoken" in body["run_html"]
+    listed = re.findall(r'<li class="(current)?">\s*<a href="\?run=(\d+)"', body["runs_html"])
+    assert listed == [("current", str(run.pk)), ("", str(earlier.pk))]  # newest first, selected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "message"),
+    [
+        ("   ", "This field is required."),
+        ("x" * 20_001, "Ensure this value has at most 20000 characters (it has 20001)."),
+    ],
+)
+def test_a_refused_prompt_sent_by_the_page_script_says_why_in_json(
+    alice_client, alice_workspace, prompt, message
+):
+    response = sent_by_script(alice_client, alice_workspace, prompt)
+
+    assert response.status_code == 400
+    assert response.json() == {"errors": {"prompt": [message]}}
+    assert not Run.objects.exists()
+
+
+@override_settings(QUOTA_CONCURRENT_RUNS=1, QUOTA_RUNS_PER_HOUR=0)
+def test_a_quota_refusal_sent_by_the_page_script_keeps_its_status(alice_client, alice_workspace):
+    run_create(workspace=alice_workspace, prompt=ONE_SUM)  # queued: the one run allowed at once
+
+    response = sent_by_script(alice_client, alice_workspace, TWO_SUMS)
+
+    assert response.status_code == 429
+    assert "runs in progress" in response.json()["errors"]["__all__"][0]
+    assert Run.objects.count() == 1
+
+
+def test_pages_link_the_icon_and_favicon_ico_leads_to_it(alice_client, alice_workspace):
+    page = alice_client.get(workspace_url(alice_workspace)).content.decode()
+    linked = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+
+    response = Client().get("/favicon.ico")  # browsers ask without logging in
+
+    assert linked and response.status_code == 301 and response["Location"] == linked.group(1)
+    icon = Client().get(linked.group(1))
+    assert icon.status_code == 200 and icon["Content-Type"].startswith("image/svg+xml")
+    assert b"<svg" in b"".join(icon.streaming_content)
 
 
 def test_the_owner_can_cancel_a_run_from_its_page(

@@ -74,7 +74,7 @@ def page(browser, app: Stack):
     page.on("pageerror", lambda error: console.append(f"page error: {error}"))
 
     def on_response(response) -> None:
-        if response.status >= 400 and not response.url.endswith("/favicon.ico"):
+        if response.status >= 400:
             console.append(f"http error: {response.status} {response.url}")
 
     page.on("response", on_response)

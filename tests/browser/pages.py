@@ -33,7 +33,7 @@ def sign_up_and_open_workspace(page, name: str, kind: str) -> int:
 
 
 def problems(page, allowed: tuple[str, ...] = ()) -> list[str]:
-    """Script errors and failed requests the page met (a missing favicon is not one)."""
+    """Script errors and failed requests the page met (the icon's included)."""
     return [
         line
         for line in page.console_messages
@@ -53,3 +53,23 @@ def save_screenshot(page, tmp_path: Path, name: str) -> Path:
         Path(copy_to).mkdir(parents=True, exist_ok=True)
         shutil.copy(path, Path(copy_to) / path.name)
     return path
+
+
+def hidden_part(page, selector: str) -> dict[str, float]:
+    """How many pixels of the element are out of sight above and below: cut off by the window or
+    by a box it scrolls in (both 0 when a person sees all of it without scrolling)."""
+    return page.locator(selector).evaluate(
+        """node => {
+            const rect = node.getBoundingClientRect();
+            let top = 0, bottom = window.innerHeight;
+            for (let box = node.parentElement; box && box !== document.body;) {
+                const clips = getComputedStyle(box).overflowY !== "visible";
+                const edges = box.getBoundingClientRect();
+                box = box.parentElement;
+                if (!clips) continue;
+                top = Math.max(top, edges.top);
+                bottom = Math.min(bottom, edges.bottom);
+            }
+            return {above: Math.max(0, top - rect.top), below: Math.max(0, rect.bottom - bottom)};
+        }"""
+    )

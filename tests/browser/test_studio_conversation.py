@@ -12,7 +12,12 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import problems, save_screenshot, sign_up_and_open_workspace
+from tests.browser.pages import (
+    hidden_part,
+    problems,
+    save_screenshot,
+    sign_up_and_open_workspace,
+)
 from tests.browser.test_studio_viewer import api
 from tests.integration.stack import Stack
 
@@ -60,17 +65,22 @@ def ask(page, workspace: int, prompt: str, before: list[int]) -> tuple[list[int]
         page.get_attribute("#run", "data-run-id") if page.query_selector("#run") else None
     )
     page.fill("#id_prompt", prompt)
-    with page.expect_navigation():
-        page.click("#ask-form button[type=submit]")
+    page.click("#ask-form button[type=submit]")
+    page.wait_for_function(
+        "previous => { const run = document.getElementById('run');"
+        " return run && run.dataset.runId !== previous; }",
+        arg=previous_run,
+    )
     page.wait_for_url(re.compile(r"\?run=\d+$"))
-    run_id = page.get_attribute("#run", "data-run-id")
-    assert run_id and run_id != previous_run, "a new run for each request"
     assert page.inner_text("#run .prompt") == f"You: {prompt}"
     page.wait_for_selector(f"{ENDED} #timeline li.end", timeout=30_000)
     status = page.get_attribute("#run", "data-status")
     answer = page.inner_text("#timeline li.message.final")
     assert status == "succeeded", f"{prompt!r} ended {status}: {answer}"
     assert page.inner_text("#timeline li.end") == "Finished"
+    # In place: the page (with its viewer) stayed, and the answer is in view in the chat column.
+    assert page.evaluate("window.__samePage === 1"), "the page reloaded"
+    assert hidden_part(page, "#timeline li.message.final") == {"above": 0, "below": 0}
 
     numbers = revision_numbers(page, workspace)
     assert len(numbers) > len(before), f"{prompt!r} stored no revision"
@@ -103,6 +113,7 @@ def assert_same_size(now: dict[str, Any], before: dict[str, Any]) -> None:
 def test_three_turns_then_revert_from_the_strip(page, app: Stack, tmp_path: Path) -> None:
     workspace = sign_up_and_open_workspace(page, "Conversation", "studio")
     page.wait_for_selector("#sv-status:has-text('no scene yet')")
+    page.evaluate("window.__samePage = 1")  # every turn is asked on this page, never reloaded
 
     # Turn 1: a new scene.
     history, answer = ask(page, workspace, "a red ball on a wooden table", [])
