@@ -19,7 +19,12 @@ has to be settled before that import. The rule (see `choose_platform`):
 run command calls it at start to say which backend the workers use (see `describe_platform`).
 
 **NumPy 2.** pyrender 0.1.45 uses `np.infty`, which NumPy 2 removed; `load()` restores the alias
-(`np.inf`) before pyrender is imported. This is the only shim and it lives only here.
+(`np.inf`) before pyrender is imported.
+
+**EGL and threads.** An EGL context current on one thread cannot be made current on another
+(`EGL_BAD_ACCESS`), and pyrender's `EGLPlatform.make_uncurrent` does nothing, so a renderer made
+on one thread failed on the next (a web server's request threads). `load()` gives it the real
+release. These two shims are the only ones and they live only here.
 """
 
 from __future__ import annotations
@@ -112,6 +117,25 @@ def load() -> ModuleType:
                 f"{platform!r}; set PYOPENGL_PLATFORM={platform} before anything imports OpenGL"
             )
             raise RenderUnavailable(_failure)
+        if platform == "egl":
+            _release_egl_contexts()
         module: ModuleType = pyrender
         _pyrender = module
         return module
+
+
+def _release_egl_contexts() -> None:
+    from OpenGL.EGL import (  # type: ignore[import-untyped]
+        EGL_NO_CONTEXT,
+        EGL_NO_SURFACE,
+        eglMakeCurrent,
+    )
+
+    def make_uncurrent(self: object) -> None:
+        display = getattr(self, "_egl_display", None)
+        if display is not None:
+            eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT)
+
+    from pyrender.platforms.egl import EGLPlatform  # type: ignore[import-untyped]
+
+    EGLPlatform.make_uncurrent = make_uncurrent

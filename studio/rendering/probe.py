@@ -47,14 +47,12 @@ def probe_backend() -> BackendReport:
 
 
 def _renderer_name() -> str:
-    # The frame's context is still current on this thread: pyrender releases none after a draw.
-    from OpenGL.GL import GL_RENDERER, glGetString  # type: ignore[import-untyped]
+    from studio.rendering.renderer import gl_renderer_name
 
     try:
-        name = glGetString(GL_RENDERER)
-    except Exception:  # no current context after all: the name is only informative
+        return gl_renderer_name()
+    except Exception:  # the name is only informative
         return ""
-    return name.decode(errors="replace") if isinstance(name, bytes) else ""
 
 
 def _no_mesh(obj: Any) -> Any:

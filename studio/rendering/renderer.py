@@ -129,6 +129,14 @@ def render(
         return renderer.render(scene, mesh_for, segmentation, sky, depth)
 
 
+def gl_renderer_name() -> str:
+    """What draws this process's frames (GL_RENDERER), once a frame was rendered; else ""."""
+    with _LOCK:
+        for renderer in _RENDERERS.values():
+            return renderer.gl_renderer()
+    return ""
+
+
 def close_renderers() -> None:
     """Free every cached GL context (they are otherwise kept for the life of the process)."""
     with _LOCK:
@@ -215,6 +223,20 @@ class _Renderer:
         bind_lights_once(inner)
         read_colour_only(inner)
         self.meshes = MeshCache(pyrender)
+        # Made current on this thread by pyrender; the next render may come from another.
+        self.offscreen._platform.make_uncurrent()
+
+    def gl_renderer(self) -> str:
+        """GL_RENDERER of this context: "llvmpipe (LLVM 15.0.6, 256 bits)", a GPU's name..."""
+        from OpenGL.GL import GL_RENDERER, glGetString  # type: ignore[import-untyped]
+
+        platform = self.offscreen._platform
+        platform.make_current()
+        try:
+            name = glGetString(GL_RENDERER)
+        finally:
+            platform.make_uncurrent()
+        return name.decode(errors="replace") if isinstance(name, bytes) else ""
 
     def close(self) -> None:
         self.meshes.clear()

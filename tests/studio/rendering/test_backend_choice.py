@@ -99,3 +99,47 @@ def test_a_platform_that_cannot_load_is_reported_not_raised():
     report = render_check(PYOPENGL_PLATFORM="glx-nonexistent")
     assert report["renders"] is False
     assert "not supported for headless rendering" in str(report["error"])
+
+
+THREADS = """
+import threading
+import numpy as np
+from studio.rendering.renderer import render
+from studio.scene.model import Scene, SceneObject, Shape, Transform
+from tests.studio.rendering.shapes import mesh_for
+
+cube = SceneObject(name="cube", shape=Shape(kind="box", params={"size": [0.5, 0.5, 0.5]}),
+                   transform=Transform(translation=(0.0, 0.25, 0.0)))
+scene = Scene(objects=[cube])
+frames, errors = [], []
+
+def draw():
+    try:
+        frames.append(render(scene, mesh_for=mesh_for, width=64, height=48).color)
+    except Exception as error:
+        errors.append(repr(error))
+
+for _ in range(3):  # each on a thread of its own, as a server's request threads are
+    thread = threading.Thread(target=draw)
+    thread.start()
+    thread.join()
+draw()
+assert not errors, errors
+assert len(frames) == 4 and all(np.array_equal(frames[0], frame) for frame in frames)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("platform", ["egl", "osmesa"])
+def test_a_renderer_made_on_one_thread_draws_on_the_next(platform):
+    if not (HAS_EGL if platform == "egl" else HAS_OSMESA):
+        pytest.skip(f"{platform} is not installed here")
+    done = subprocess.run(
+        [sys.executable, "-c", THREADS],
+        cwd=ROOT,
+        env={**os.environ, "PYOPENGL_PLATFORM": platform, "LOG_LEVEL": "WARNING"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.stdout.strip().endswith("ok"), done.stderr[-3000:]
