@@ -157,7 +157,7 @@ def _render_check(extra: dict[str, str]) -> dict[str, Any]:
 
 
 class Stopped(Exception):
-    """SIGTERM or SIGHUP reached the runner: stop like Ctrl-C does."""
+    """SIGINT, SIGTERM or SIGHUP reached the runner: stop everything."""
 
 
 def _stop_on_signal(signum: int, frame: object) -> None:
@@ -181,7 +181,9 @@ def supervise(
     group, and stopping signals the whole group: a uvicorn or Celery parent that dies first
     would otherwise leave its own children holding the port.
     """
-    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+    # SIGINT too: a runner started in the background of a script inherits SIGINT ignored, and
+    # Python then leaves it ignored, so Ctrl-C's signal sent by `kill -INT` would do nothing.
+    for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if signum is not None:
             signal.signal(signum, _stop_on_signal)
     labels = names or [Path(command[0]).name for command in commands]

@@ -24,7 +24,8 @@ run command calls it at start to say which backend the workers use (see `describ
 **EGL and threads.** An EGL context current on one thread cannot be made current on another
 (`EGL_BAD_ACCESS`), and pyrender's `EGLPlatform.make_uncurrent` does nothing, so a renderer made
 on one thread failed on the next (a web server's request threads). `load()` gives it the real
-release. These two shims are the only ones and they live only here.
+release, and a `delete_context` that destroys its own context only (pyrender's terminated the
+display that every renderer of the device shares). These are the only shims; they live here.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import os
 import threading
 from collections.abc import Callable, Mapping
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -128,14 +130,22 @@ def _release_egl_contexts() -> None:
     from OpenGL.EGL import (  # type: ignore[import-untyped]
         EGL_NO_CONTEXT,
         EGL_NO_SURFACE,
+        eglDestroyContext,
         eglMakeCurrent,
     )
-
-    def make_uncurrent(self: object) -> None:
-        display = getattr(self, "_egl_display", None)
-        if display is not None:
-            eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT)
-
     from pyrender.platforms.egl import EGLPlatform  # type: ignore[import-untyped]
 
+    def make_uncurrent(self: Any) -> None:
+        if self._egl_display is not None:
+            eglMakeCurrent(self._egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT)
+
+    def delete_context(self: Any) -> None:
+        # Only this context: every renderer of the device shares its display, which pyrender
+        # terminated here, taking the other renderers' contexts with it (EGL_BAD_DISPLAY).
+        if self._egl_display is not None and self._egl_context is not None:
+            make_uncurrent(self)
+            eglDestroyContext(self._egl_display, self._egl_context)
+            self._egl_context = None
+
     EGLPlatform.make_uncurrent = make_uncurrent
+    EGLPlatform.delete_context = delete_context
