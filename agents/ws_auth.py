@@ -1,8 +1,10 @@
 """WebSocket authentication and origin checks.
 
-Browsers authenticate with the session cookie and always send an Origin header, which must be
-one of WS_ALLOWED_ORIGINS (default: ALLOWED_HOSTS without "*") or the host the socket connects to
-(this stops other sites from opening sockets with a visitor's cookie, whatever ALLOWED_HOSTS says).
+Browsers authenticate with the session cookie and always send an Origin header, which is checked
+as Django's CSRF check checks it: in full (scheme, host and port), against the socket's own
+origin (its Host with the scheme the request came in with, proxy header included) and the
+CSRF_TRUSTED_ORIGINS and WS_ALLOWED_ORIGINS lists ("https://*.example.com" for subdomains). A
+page on another port or scheme of an allowed host is another site and is refused.
 Programs authenticate with `Authorization: Bearer <token>` and may omit Origin.
 """
 
@@ -15,7 +17,8 @@ from asgiref.sync import sync_to_async
 from channels.auth import AuthMiddlewareStack
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
-from django.http.request import validate_host
+from django.http.request import split_domain_port, validate_host
+from django.utils.http import is_same_domain
 
 from accounts.authentication import bearer_token
 from accounts.services import api_token_user
@@ -59,29 +62,52 @@ class OriginGuard:
         if origin is None:
             allowed = _header(scope, b"authorization") is not None
         else:
-            allowed = origin_allowed(origin, host_header=_header(scope, b"host"))
+            allowed = origin_allowed(origin, own_origin=own_origin(scope))
         if not allowed:
             return await WebsocketDenier()(scope, receive, send)
         return await self.inner(scope, receive, send)
 
 
-def origin_allowed(origin: str, *, host_header: str | None) -> bool:
-    """Whether a browser page at `origin` may open a socket to `host_header`."""
+def own_origin(scope: Scope) -> str | None:
+    """The origin of the page this socket's host serves: "http(s)://<Host>", as Django's
+    `request.is_secure()` and `get_host()` see it; None for a host that is not ours."""
+    host = _header(scope, b"host")
+    if settings.USE_X_FORWARDED_HOST:
+        host = _header(scope, b"x-forwarded-host") or host
+    if not host:
+        return None
+    host = host.split(",")[0].strip().lower()
+    domain, _ = split_domain_port(host)
+    if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+        return None
+    secure = scope.get("scheme") in {"wss", "https"}
+    if settings.SECURE_PROXY_SSL_HEADER:
+        name, value = settings.SECURE_PROXY_SSL_HEADER
+        forwarded = _header(scope, name.removeprefix("HTTP_").replace("_", "-").lower().encode())
+        if forwarded is not None:
+            secure = forwarded.split(",")[0].strip() == value
+    return f"{'https' if secure else 'http'}://{host}"
+
+
+def origin_allowed(origin: str, *, own_origin: str | None) -> bool:
+    """Whether a browser page at `origin` may open a socket whose own origin is `own_origin`."""
+    origin = origin.strip().lower()
     parts = urlsplit(origin)
-    host = (parts.hostname or "").lower()
-    if not host or parts.scheme not in {"http", "https"}:
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
         return False  # "null" (sandboxed frames, files) and other schemes are never ours
-    if host_header and parts.netloc.lower() == host_header.strip().lower():
-        return True  # the page came from the host it connects to
-    return origin.lower().rstrip("/") in _listed_origins() or validate_host(host, _listed_hosts())
+    if origin == own_origin:
+        return True
+    trusted = [entry.lower().rstrip("/") for entry in _trusted_origins()]
+    if origin in trusted:
+        return True
+    # "https://*.example.com": that scheme, and the port as written, on any subdomain.
+    return any(
+        urlsplit(entry).scheme == parts.scheme
+        and is_same_domain(parts.netloc, urlsplit(entry).netloc.lstrip("*"))
+        for entry in trusted
+        if "*" in entry
+    )
 
 
-def _listed_hosts() -> list[str]:
-    """Host patterns of WS_ALLOWED_ORIGINS and CSRF_TRUSTED_ORIGINS' hosts; never "*"."""
-    hosts = [entry for entry in settings.WS_ALLOWED_ORIGINS if "://" not in entry]
-    hosts += [urlsplit(entry).hostname or "" for entry in settings.CSRF_TRUSTED_ORIGINS]
-    return [host for host in hosts if host and "*" not in host]
-
-
-def _listed_origins() -> set[str]:
-    return {entry.lower().rstrip("/") for entry in settings.WS_ALLOWED_ORIGINS if "://" in entry}
+def _trusted_origins() -> list[str]:
+    return [*settings.CSRF_TRUSTED_ORIGINS, *settings.WS_ALLOWED_ORIGINS]

@@ -18,7 +18,7 @@ application = ProtocolTypeRouter(
     {
         # uvicorn has no body limit: bodies over REQUEST_MAX_BODY_BYTES get 413 here, unread.
         "http": BodyLimitASGI(django_http),
-        # Browser sockets must come from WS_ALLOWED_ORIGINS or the host itself (ws_auth.py).
+        # Browser sockets must come from our own origin or a trusted one, in full (ws_auth.py).
         "websocket": OriginGuard(
             TokenOrSessionAuth(URLRouter(websocket_urlpatterns + finance_websockets))
         ),

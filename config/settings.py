@@ -51,12 +51,16 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
 # The proxy in front (nginx, a load balancer) says the original scheme in X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REFERRER_POLICY = "same-origin"
-# Browser WebSockets must come from one of these origins (hosts such as `app.example.com` or
-# `.example.com`, or origins such as `https://app.example.com`), or from the host they connect to.
-# "*" is never a wildcard here: ALLOWED_HOSTS=* leaves only same-host origins.
-WS_ALLOWED_ORIGINS = env_list(
-    "WS_ALLOWED_ORIGINS", ",".join(host for host in ALLOWED_HOSTS if host != "*")
-)
+# Browser WebSockets must come from the socket's own origin (scheme, host and port) or from one of
+# these full origins or CSRF_TRUSTED_ORIGINS, compared as Django's CSRF check compares them:
+# `https://app.example.com`, `https://*.example.com` for subdomains (agents/ws_auth.py).
+WS_ALLOWED_ORIGINS = env_list("WS_ALLOWED_ORIGINS")
+for _origin in (*WS_ALLOWED_ORIGINS, *CSRF_TRUSTED_ORIGINS):
+    if "://" not in _origin:  # a bare host name once meant any scheme and port: another site
+        raise ImproperlyConfigured(
+            f"WS_ALLOWED_ORIGINS and CSRF_TRUSTED_ORIGINS take origins with their scheme "
+            f"(https://{_origin}), not {_origin!r}"
+        )
 
 INSTALLED_APPS = [
     "django.contrib.admin",

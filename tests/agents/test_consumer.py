@@ -31,7 +31,8 @@ pytestmark = [
     pytest.mark.usefixtures("offline_planner"),
 ]
 
-OUR_ORIGIN = (b"origin", b"http://127.0.0.1")
+# A page of ours: its origin is the socket's own (the scheme, the Host it connects to).
+OURS = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 ALICE_PASSWORD = "correct horse battery"
 
 
@@ -177,7 +178,7 @@ async def test_ping_answers_with_the_last_seq_sent(finished_run, alice_api):
 
 
 async def test_a_session_cookie_from_our_origin_works(finished_run, alice):
-    headers = [OUR_ORIGIN, await database_sync_to_async(session_cookie)("alice", ALICE_PASSWORD)]
+    headers = [*OURS, await database_sync_to_async(session_cookie)("alice", ALICE_PASSWORD)]
     communicator = await connect(finished_run.pk, headers)
 
     seqs = await receive_seqs(communicator, through=finished_run.last_seq)
@@ -190,7 +191,7 @@ async def test_a_session_cookie_from_our_origin_works(finished_run, alice):
 
 
 async def test_no_credentials_get_an_error_and_close_4401(finished_run):
-    communicator = await connect(finished_run.pk, [OUR_ORIGIN])
+    communicator = await connect(finished_run.pk, OURS)
 
     await assert_refused_with(communicator, CLOSE_UNAUTHENTICATED)
 
