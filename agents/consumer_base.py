@@ -24,6 +24,8 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
 
+from config.json_parser import loads_bounded
+
 logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -78,6 +80,19 @@ class GroupTailConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json({"type": "error", "code": code, "error": message})
         await self.close(code=code)
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        """A message that is not JSON, or nests past JSON_MAX_DEPTH, is answered with an error
+        (parsing it would recurse once per level); the socket stays open."""
+        try:
+            content = loads_bounded(text_data if text_data is not None else bytes_data or b"")
+        except ValueError as error:
+            message = f"messages are JSON text: {error}"
+            await self.send_json({"type": "error", "code": CLOSE_BAD_REQUEST, "error": message})
+            return
+        await self.receive_json(content, **kwargs)
 
     async def subscribe(self, group: str) -> None:
         """Join `group` for pushed messages, in the background until it works; never raises."""

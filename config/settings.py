@@ -186,6 +186,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    # JSON nested past JSON_MAX_DEPTH is a 400, not a RecursionError (config/json_parser.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.json_parser.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "UNAUTHENTICATED_USER": None,
     # Per caller: a user (token or session) by id, anyone else by address; 429 past the rate.
     "DEFAULT_THROTTLE_CLASSES": [
@@ -201,6 +207,8 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(env_str("NUM_PROXIES", "0")) or None,
 }
 # The HTML login form and API token creation, per address (and per username for the login).
+# Arrays and objects nested deeper than this in a JSON body or socket message are refused (400).
+JSON_MAX_DEPTH = int(env_str("JSON_MAX_DEPTH", "64"))
 THROTTLE_LOGIN = env_str("THROTTLE_LOGIN", "10/minute")
 THROTTLE_TOKEN_CREATE = env_str("THROTTLE_TOKEN_CREATE", "10/hour")
 

@@ -177,6 +177,22 @@ async def test_ping_answers_with_the_last_seq_sent(finished_run, alice_api):
     await communicator.disconnect()
 
 
+@pytest.mark.parametrize("text", ["[" * 1000 + "]" * 1000, "not json", '{"type": "ping"'])
+async def test_a_message_too_deep_or_not_json_is_answered_and_the_socket_stays(
+    finished_run, alice_api, text
+):
+    communicator = await connect(finished_run.pk, bearer(alice_api))
+    await receive_seqs(communicator, through=finished_run.last_seq)
+
+    await communicator.send_to(text_data=text)
+
+    error = await communicator.receive_json_from()
+    assert error["type"] == "error" and error["code"] == CLOSE_BAD_REQUEST
+    await communicator.send_json_to({"type": "ping"})
+    assert (await communicator.receive_json_from())["type"] == "pong"
+    await communicator.disconnect()
+
+
 async def test_a_session_cookie_from_our_origin_works(finished_run, alice):
     headers = [*OURS, await database_sync_to_async(session_cookie)("alice", ALICE_PASSWORD)]
     communicator = await connect(finished_run.pk, headers)
