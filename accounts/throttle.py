@@ -1,11 +1,13 @@
 """A small fixed-window rate limiter on Django's cache, for the HTML forms DRF does not serve
-(the login form, API token creation). Rates read like DRF's: "10/minute"."""
+(the login forms, sign-up, API token creation). Rates read like DRF's: "10/minute"."""
 
 from __future__ import annotations
 
 import time
 
+from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -40,3 +42,14 @@ def rate_limited(*, scope: str, key: str, rate: str) -> int:
 def wait_message(seconds: int) -> str:
     wait = f"{seconds} seconds" if seconds < 120 else f"{round(seconds / 60)} minutes"
     return f"Too many attempts. Please wait {wait} and try again."
+
+
+def login_wait(request: HttpRequest) -> int:
+    """Count one login attempt, per address and per username (THROTTLE_LOGIN), whichever form
+    it comes from (ours or the admin's); 0 if it may be tried, else the seconds to wait."""
+    address = request.META.get("REMOTE_ADDR", "")
+    username = str(request.POST.get("username", "")).strip().lower()[:150]
+    return max(
+        rate_limited(scope="login-address", key=address, rate=settings.THROTTLE_LOGIN),
+        rate_limited(scope="login-user", key=username, rate=settings.THROTTLE_LOGIN),
+    )

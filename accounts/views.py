@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
 
 from django import forms
 from django.conf import settings
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -18,9 +20,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.services import api_token_create, api_token_revoke
-from accounts.throttle import rate_limited, wait_message
+from accounts.throttle import login_wait, rate_limited, wait_message
 
 TOO_MANY = 429
+FormT = TypeVar("FormT", bound=forms.BaseForm)
 
 
 class TokenForm(forms.Form):
@@ -31,32 +34,59 @@ class LoginView(auth_views.LoginView):
     """Django's login form, limited per address and per username (THROTTLE_LOGIN)."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        address = request.META.get("REMOTE_ADDR", "")
-        username = str(request.POST.get("username", "")).strip().lower()[:150]
-        wait = max(
-            rate_limited(scope="login-address", key=address, rate=settings.THROTTLE_LOGIN),
-            rate_limited(scope="login-user", key=username, rate=settings.THROTTLE_LOGIN),
-        )
+        wait = login_wait(request)
         if wait:
-            form = self.get_form()
-            # Not validated (that would try the password): only the refusal is its error.
-            form._errors, form.cleaned_data = ErrorDict(), {}  # type: ignore[attr-defined]
-            form.add_error(None, wait_message(wait))
+            form = _refused(self.get_form(), wait)
             response = self.render_to_response(self.get_context_data(form=form), status=TOO_MANY)
             response["Retry-After"] = str(wait)
             return response
         return super().post(request, *args, **kwargs)
 
 
+def _refused(form: FormT, wait: int) -> FormT:
+    """`form` with the refusal as its only error, not validated (that would hash a password)."""
+    form._errors, form.cleaned_data = ErrorDict(), {}  # type: ignore[attr-defined]
+    form.add_error(None, wait_message(wait))
+    return form
+
+
+def _login_throttled(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """`view` with its POSTs counted against THROTTLE_LOGIN, refused (429) past it, untried."""
+
+    @wraps(view)
+    def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = login_wait(request) if request.method == "POST" else 0
+        if wait:
+            response = HttpResponse(wait_message(wait), status=TOO_MANY, content_type="text/plain")
+            response["Retry-After"] = str(wait)
+            return response
+        return view(request, *args, **kwargs)
+
+    return throttled
+
+
+# The admin's login form shares the login limits: staff passwords are the ones worth guessing.
+admin_login = _login_throttled(admin.site.login)
+
+
 def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account; attempts are limited per address (THROTTLE_SIGNUP), since every
+    per-user quota multiplies with the accounts one person can make."""
     if request.user.is_authenticated:
         return redirect("workspace-list")
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect("workspace-list")
-    return render(request, "registration/signup.html", {"form": form})
+    status = 200
+    if request.method == "POST":
+        address = request.META.get("REMOTE_ADDR", "")
+        wait = rate_limited(scope="signup", key=address, rate=settings.THROTTLE_SIGNUP)
+        if wait:
+            form = _refused(form, wait)
+            status = TOO_MANY
+        elif form.is_valid():
+            user = form.save()
+            login(request, user)
+            return redirect("workspace-list")
+    return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
 @login_required

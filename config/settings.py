@@ -211,6 +211,7 @@ REST_FRAMEWORK = {
 JSON_MAX_DEPTH = int(env_str("JSON_MAX_DEPTH", "64"))
 THROTTLE_LOGIN = env_str("THROTTLE_LOGIN", "10/minute")
 THROTTLE_TOKEN_CREATE = env_str("THROTTLE_TOKEN_CREATE", "10/hour")
+THROTTLE_SIGNUP = env_str("THROTTLE_SIGNUP", "10/hour")  # sign-up attempts per address
 
 # --- limits and quotas (README "Limits and quotas"); a quota of 0 means unlimited --------------
 QUOTA_CONCURRENT_RUNS = int(env_str("QUOTA_CONCURRENT_RUNS", "5"))

@@ -52,6 +52,7 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path("metrics", _metrics, name="metrics"),
     path("favicon.ico", _favicon, name="favicon"),
+    path("admin/login/", account_views.admin_login, name="admin-login"),  # throttled
     path("admin/", admin.site.urls),
     path("accounts/login/", account_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -13,6 +13,7 @@ for _name in (
     "THROTTLE_RUN_CREATE",
     "THROTTLE_LOGIN",
     "THROTTLE_TOKEN_CREATE",
+    "THROTTLE_SIGNUP",
 ):
     os.environ.setdefault(_name, "100000/minute")
 

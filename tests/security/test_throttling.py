@@ -72,3 +72,59 @@ def test_token_creation_is_limited(client: Any, alice: Any) -> None:
     assert response.status_code == 429
     assert "Too many attempts" in response.content.decode()
     assert alice.api_tokens.count() == 1
+
+
+@pytest.fixture
+def staff(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_superuser("root", password="staff secret 123")
+
+
+@override_settings(THROTTLE_LOGIN="2/minute")
+def test_the_admin_login_is_refused_past_the_login_rate(client: Any, staff: Any) -> None:
+    for _ in range(2):
+        wrong = client.post("/admin/login/", {"username": "root", "password": "nope"})
+        assert wrong.status_code == 200
+
+    response = client.post("/admin/login/", {"username": "root", "password": "staff secret 123"})
+
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) > 0
+    assert "Too many attempts" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+@override_settings(THROTTLE_LOGIN="2/minute")
+def test_both_login_forms_count_against_one_limit(client: Any, staff: Any) -> None:
+    for _ in range(2):
+        client.post("/accounts/login/", {"username": "root", "password": "nope"})
+
+    response = client.post("/admin/login/", {"username": "root", "password": "staff secret 123"})
+
+    assert response.status_code == 429
+
+
+@override_settings(THROTTLE_LOGIN="2/minute")
+def test_the_admin_login_still_logs_staff_in(client: Any, staff: Any) -> None:
+    assert client.get("/admin/login/").status_code == 200
+    response = client.post("/admin/login/", {"username": "root", "password": "staff secret 123"})
+
+    assert response.status_code == 302
+    assert client.get("/admin/").status_code == 200
+
+
+@override_settings(THROTTLE_SIGNUP="2/hour")
+def test_sign_up_is_limited_per_address(client: Any, django_user_model: Any) -> None:
+    password = "a long enough passphrase 9"
+    for name in ("one", "two"):
+        body = {"username": name, "password1": password, "password2": password}
+        assert client.post("/accounts/signup/", body).status_code == 302
+        client.logout()
+
+    body = {"username": "three", "password1": password, "password2": password}
+    response = client.post("/accounts/signup/", body)
+
+    assert response.status_code == 429
+    assert "Too many attempts" in response.content.decode()
+    assert not django_user_model.objects.filter(username="three").exists()
+    other = client.post("/accounts/signup/", body, REMOTE_ADDR="10.0.0.2")
+    assert other.status_code == 302  # another address has its own count
