@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024
 MAX_UPLOAD_FACES = 500_000
+MAX_UPLOAD_VERTICES = 1_500_000
 
 MESH_REF = re.compile(r"^mesh:([0-9]{1,18})$")
 
@@ -75,11 +77,32 @@ def mesh_resolver(workspace: Workspace) -> MeshResolver:
             with row.file.open("rb") as handle:
                 data = handle.read()
             loaded[key] = import_mesh(
-                data, row.name, max_bytes=MAX_UPLOAD_BYTES, max_faces=MAX_UPLOAD_FACES
+                data,
+                row.name,
+                max_bytes=MAX_UPLOAD_BYTES,
+                max_faces=MAX_UPLOAD_FACES,
+                max_vertices=MAX_UPLOAD_VERTICES,
             ).mesh
         return loaded[key]
 
     return resolve
+
+
+def mesh_face_counts(workspace: Workspace) -> Callable[[str], int]:
+    """The stored face count of a `mesh:<id>` ref among the workspace's uploads, so a scene's
+    size is known before its meshes are read."""
+
+    def faces(ref: str) -> int:
+        match = MESH_REF.match(ref.strip())
+        if match is None:
+            raise SceneError(f"mesh ref {ref!r} must look like 'mesh:<id>' (an upload's ref)")
+        rows = UploadedMesh.objects.filter(workspace=workspace, pk=int(match[1]))
+        count = rows.values_list("faces", flat=True).first()
+        if count is None:
+            raise SceneError(f"mesh {ref.strip()!r} is not uploaded to this workspace")
+        return int(count)
+
+    return faces
 
 
 def mesh_refs(scene: dict[str, Any]) -> list[tuple[str, str]]:
@@ -214,7 +237,13 @@ def mesh_upload(*, workspace: Workspace, data: bytes, filename: str) -> Uploaded
     stored then)."""
     from studio.scene.mesh_import import import_mesh
 
-    imported = import_mesh(data, filename, max_bytes=MAX_UPLOAD_BYTES, max_faces=MAX_UPLOAD_FACES)
+    imported = import_mesh(
+        data,
+        filename,
+        max_bytes=MAX_UPLOAD_BYTES,
+        max_faces=MAX_UPLOAD_FACES,
+        max_vertices=MAX_UPLOAD_VERTICES,
+    )
     name = _safe_name(filename, imported.format)
     low, high = imported.bounds
     with transaction.atomic():

@@ -70,7 +70,7 @@ def revision_edit(
     valid = scene_from_dict(scene)
     exports.check_mesh_refs(workspace, scene)
     resolver = exports.mesh_resolver(workspace)
-    glb = check_caps(valid, resolve_mesh=resolver)
+    glb = check_caps(valid, resolve_mesh=resolver, mesh_faces=exports.mesh_face_counts(workspace))
     measured = measure(valid, resolve_mesh=resolver)
     revision = revision_create(
         workspace=workspace,

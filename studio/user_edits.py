@@ -11,6 +11,13 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from studio.scene.budget import (
+    MAX_BOOLEAN_TRIANGLES,
+    BudgetExceeded,
+    MeshFaces,
+    over_budget,
+    scene_estimate,
+)
 from studio.scene.model import Scene, SceneError
 
 if TYPE_CHECKING:
@@ -28,7 +35,7 @@ EDIT_PREFIX = "edit"
 _SOURCE = re.compile(r"^[\w .,:;'()+\-/#&]*$")
 
 
-class CapExceeded(SceneError):
+class CapExceeded(BudgetExceeded):
     """An edited scene over one of the caps (objects, triangles, export size)."""
 
 
@@ -59,16 +66,40 @@ def edit_source(description: Any) -> str:
     return f"{EDIT_PREFIX}: {what}" if what else EDIT_PREFIX
 
 
-def check_caps(scene: Scene, *, resolve_mesh: MeshResolver | None = None) -> bytes:
-    """Build every object (SceneError if one cannot be), enforce the caps, and return the GLB,
-    which the caller may keep as the revision's cached export."""
-    from studio.scene.export import scene_to_glb
-    from studio.scene.geometry import object_mesh
-
+def check_estimate(scene: Scene, *, mesh_faces: MeshFaces | None = None) -> None:
+    """CapExceeded when the scene has too many objects, or its triangles or boolean work,
+    bounded from its parameters (and its meshes' stored counts), are over the caps.
+    Builds nothing, so a scene over the caps costs nothing but this walk."""
     if len(scene.objects) > MAX_OBJECTS:
         raise CapExceeded(
             f"the scene has {len(scene.objects)} objects; an edit may have at most {MAX_OBJECTS}"
         )
+    reason = over_budget(
+        scene_estimate(scene, mesh_faces=mesh_faces),
+        what="this scene",
+        max_triangles=MAX_TRIANGLES,
+        max_boolean_triangles=MAX_BOOLEAN_TRIANGLES,
+    )
+    if reason:
+        raise CapExceeded(reason)
+
+
+def check_caps(
+    scene: Scene,
+    *,
+    resolve_mesh: MeshResolver | None = None,
+    mesh_faces: MeshFaces | None = None,
+) -> bytes:
+    """Enforce the caps, estimated before building (`check_estimate`) and then measured on the
+    built objects (SceneError if one cannot be built), and return the GLB, which the caller may
+    keep as the revision's cached export. Without `mesh_faces`, meshes count their resolved
+    faces."""
+    from studio.scene.export import scene_to_glb
+    from studio.scene.geometry import object_mesh
+
+    if mesh_faces is None and resolve_mesh is not None:
+        mesh_faces = lambda ref: len(resolve_mesh(ref).faces)  # noqa: E731
+    check_estimate(scene, mesh_faces=mesh_faces)
     triangles = sum(
         len(object_mesh(item, resolve_mesh=resolve_mesh).faces) for item in scene.objects
     )

@@ -16,9 +16,14 @@ Round shapes are tessellated (64 sections, spheres as subdivided icosahedra) wit
 every axis extreme, so bounding boxes are exact and volumes are within 1% of the analytic ones.
 Solids are watertight with outward normals.
 
+**Bounds first.** Before a shape is built its triangles (and its booleans' work) are bounded from
+its parameters (`studio.scene.budget`); one over `MAX_SHAPE_TRIANGLES` or `MAX_BOOLEAN_TRIANGLES`
+is refused with the estimate, having allocated nothing.
+
 **Cache.** Built meshes of shapes that do not load a file are kept process-wide (`_SHAPE_CACHE`,
-least recently used first out), keyed by the shape's canonical JSON; callers get a copy (with the
-topology trimesh computed already), so a scene of a hundred crates builds one crate.
+least recently used first out, at most `SHAPE_CACHE_BYTES` of arrays and `SHAPE_CACHE_SIZE`
+meshes), keyed by the shape's canonical JSON; callers get a copy (with the topology trimesh
+computed already), so a scene of a hundred crates builds one crate.
 """
 
 from __future__ import annotations
@@ -35,6 +40,20 @@ import trimesh
 from shapely.geometry import Polygon  # type: ignore[import-untyped]
 from shapely.validation import explain_validity  # type: ignore[import-untyped]
 
+from studio.scene.budget import (
+    CAPSULE_SECTIONS,
+    MAX_BOOLEAN_DEPTH,
+    MAX_BOOLEAN_TRIANGLES,
+    MAX_PROFILE_POINTS,
+    MAX_SHAPE_TRIANGLES,
+    SECTIONS,
+    SPHERE_SUBDIVISIONS,
+    TORUS_TUBE_SECTIONS,
+    BudgetExceeded,
+    over_budget,
+    revolve_sections,
+    shape_estimate,
+)
 from studio.scene.model import (
     MAX_SIZE_M,
     MIN_SIZE_M,
@@ -67,12 +86,6 @@ MeshResolver = Callable[[str], trimesh.Trimesh]
 
 PLANE_THICKNESS = 0.001
 GROUND_THICKNESS = 0.02
-SPHERE_SUBDIVISIONS = 4
-SECTIONS = 64
-TORUS_TUBE_SECTIONS = 32
-MAX_SECTIONS = 256
-MAX_PROFILE_POINTS = 1000
-MAX_BOOLEAN_DEPTH = 8
 MAX_MESH_SCALE = 1e4
 BOOLEAN_OPS = ("union", "difference", "intersection")
 
@@ -85,8 +98,11 @@ Params = dict[str, Any]
 
 
 SHAPE_CACHE_SIZE = 256
+SHAPE_CACHE_BYTES = 256 * 2**20
 _SHAPE_CACHE: OrderedDict[str, trimesh.Trimesh] = OrderedDict()
+_SHAPE_SIZES: dict[str, int] = {}
 _SHAPE_CACHE_LOCK = threading.Lock()
+_shape_cache_bytes = 0
 
 
 def shape_mesh(
@@ -98,19 +114,61 @@ def shape_mesh(
     renderer: no copy, and its geometry is recognised by identity)."""
     key = shape_key(shape)
     if key is None:
+        check_shape_budget(shape, resolve_mesh=resolve_mesh)
         return _build(shape, resolve_mesh, depth=0)
     with _SHAPE_CACHE_LOCK:
         hit = _SHAPE_CACHE.get(key)
         if hit is not None:
             _SHAPE_CACHE.move_to_end(key)
     if hit is None:
+        check_shape_budget(shape, resolve_mesh=resolve_mesh)
         hit = _build(shape, resolve_mesh, depth=0)
         _ = hit.is_volume  # computed once, with the topology a copy keeps
-        with _SHAPE_CACHE_LOCK:
-            _SHAPE_CACHE[key] = hit
-            while len(_SHAPE_CACHE) > SHAPE_CACHE_SIZE:
-                _SHAPE_CACHE.popitem(last=False)
+        _cache_put(key, hit)
     return hit if shared else hit.copy(include_cache=True)
+
+
+def check_shape_budget(shape: Shape, *, resolve_mesh: MeshResolver | None = None) -> None:
+    """BudgetExceeded (a SceneError) when the shape's estimate is over the per-shape limits;
+    a mesh ref counts its resolved faces (the importer bounds each file)."""
+    faces = None if resolve_mesh is None else (lambda ref: len(resolve_mesh(ref).faces))
+    estimate = shape_estimate(shape.kind, shape.params, mesh_faces=faces)
+    reason = over_budget(
+        estimate,
+        what=f"this {shape.kind}",
+        max_triangles=MAX_SHAPE_TRIANGLES,
+        max_boolean_triangles=MAX_BOOLEAN_TRIANGLES,
+    )
+    if reason:
+        raise BudgetExceeded(reason)
+
+
+def shape_cache_bytes() -> int:
+    """The bytes of vertex, face and cached topology arrays the shape cache holds."""
+    return _shape_cache_bytes
+
+
+def _cache_put(key: str, mesh: trimesh.Trimesh) -> None:
+    global _shape_cache_bytes
+    size = _mesh_bytes(mesh)
+    if size > SHAPE_CACHE_BYTES:
+        return  # the caller's copy is the only one
+    with _SHAPE_CACHE_LOCK:
+        _shape_cache_bytes -= _SHAPE_SIZES.pop(key, 0)
+        _SHAPE_CACHE.pop(key, None)
+        _SHAPE_CACHE[key], _SHAPE_SIZES[key] = mesh, size
+        _shape_cache_bytes += size
+        while len(_SHAPE_CACHE) > SHAPE_CACHE_SIZE or _shape_cache_bytes > SHAPE_CACHE_BYTES:
+            evicted, _ = _SHAPE_CACHE.popitem(last=False)
+            _shape_cache_bytes -= _SHAPE_SIZES.pop(evicted)
+
+
+def _mesh_bytes(mesh: trimesh.Trimesh) -> int:
+    """Its vertex and face arrays and the topology trimesh has cached beside them (the size of
+    a cached mesh is taken when it is put, so later reads cannot unbalance the total)."""
+    cached = mesh._cache.cache.values()
+    arrays = [mesh.vertices, mesh.faces, *(v for v in cached if isinstance(v, np.ndarray))]
+    return sum(int(array.nbytes) for array in arrays)
 
 
 def is_shared(mesh: trimesh.Trimesh) -> bool:
@@ -220,7 +278,9 @@ def _capsule(params: Params) -> trimesh.Trimesh:
             f"({2 * radius:g} m), not {height:g} m"
         )
     # trimesh's capsule height runs between the centres of its two end caps.
-    mesh = trimesh.creation.capsule(height=height - 2 * radius, radius=radius, count=[32, 32])
+    mesh = trimesh.creation.capsule(
+        height=height - 2 * radius, radius=radius, count=[CAPSULE_SECTIONS, CAPSULE_SECTIONS]
+    )
     return _stand_up(mesh)
 
 
@@ -259,11 +319,7 @@ def _revolve(params: Params) -> trimesh.Trimesh:
     if min(r for r, _ in outline) < 0:
         raise SceneError("revolve profile radii r must be >= 0: the profile stays right of Y")
     _valid_polygon(outline, [], "revolve")
-    sections = params.get("sections", SECTIONS)
-    if isinstance(sections, bool) or not isinstance(sections, int):
-        raise SceneError(f"revolve sections must be a whole number, not {sections!r}")
-    if not 3 <= sections <= MAX_SECTIONS:
-        raise SceneError(f"revolve sections must be between 3 and {MAX_SECTIONS}, not {sections}")
+    sections = revolve_sections(params.get("sections", SECTIONS))
     ring = np.array([*outline, outline[0]], dtype=np.float64)
     mesh = trimesh.creation.revolve(ring, sections=sections)
     mesh.merge_vertices()  # points on the axis repeat once per section

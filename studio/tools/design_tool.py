@@ -21,7 +21,7 @@ from studio.scene.geometry import object_bounds
 from studio.scene.materials import PRESETS, preset
 from studio.scene.model import SHAPES, SceneObject, scene_from_dict
 from studio.tools.scene_tools import colour_value
-from studio.tools.working import guarded, mesh_resolver, run_id, save
+from studio.tools.working import check_budget, guarded, mesh_resolver, run_id, save
 
 NUMBER3 = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
 DESIGN_SCHEMA: dict[str, Any] = {
@@ -82,6 +82,7 @@ def design_scene(arguments: dict[str, Any], context: ToolContext) -> dict[str, A
     except PolicyError as error:
         raise ToolError(str(error)) from error
     scene = guarded(lambda: scene_from_dict({"objects": [_object(o) for o in design["objects"]]}))
+    check_budget(context, scene)
     resolve = mesh_resolver(context)
     for item in scene.objects:
         _check_geometry(item, resolve)

@@ -13,8 +13,8 @@ from studio.planner.uploads import resolving
 from studio.planner.vocabulary import DIRECTIONS, MOODS
 from studio.scene.geometry import object_bounds
 from studio.scene.materials import PRESETS, preset
-from studio.scene.model import SHAPES, Scene, scene_from_dict
-from studio.tools.working import guarded, load, mesh_resolver, save
+from studio.scene.model import SHAPES, Scene, SceneObject, Shape, scene_from_dict
+from studio.tools.working import check_budget, guarded, load, mesh_resolver, save
 
 VEC3 = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
 COLOUR = {
@@ -103,6 +103,7 @@ def _edit_object(context: ToolContext, name: str, change: dict[str, Any]) -> dic
     if existing is None:
         data["objects"].append(item)
     new = guarded(lambda: scene_from_dict(data))
+    check_budget(context, new)
     guarded(lambda: object_bounds(new.object(name), resolve_mesh=mesh_resolver(context)))
     save(context, new)
     return summary_with(context, new, name)
@@ -186,12 +187,13 @@ def combine_objects(arguments: dict[str, Any], context: ToolContext) -> dict[str
         transform = {"translation": list(t.translation), "rotation": list(t.rotation)}
         return {"kind": item.shape.kind, "params": item.shape.params, "transform": transform}
 
-    shape = {
-        "kind": "boolean",
-        "params": {"op": arguments["op"], "a": operand(a), "b": operand(b)},
-    }
+    params = {"op": arguments["op"], "a": operand(a), "b": operand(b)}
+    shape = {"kind": "boolean", "params": params}
     material = {"preset": a.material.name} if a.material.name in PRESETS else {}
     scene = scene.without_object(a.name).without_object(b.name)
+    # Refused before the operands leave the scene, so a refusal loses nothing.
+    combined = SceneObject(arguments["name"], Shape(kind="boolean", params=params))
+    check_budget(context, scene.with_object(combined))
     save(context, scene)
     return add_object(
         {"name": arguments["name"], "shape": shape, "material": material, "category": a.category},

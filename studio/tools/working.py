@@ -9,10 +9,12 @@ import trimesh
 
 from agents.models import Run
 from agents.runtime import ToolContext, ToolError
+from studio.exports import mesh_face_counts
 from studio.exports import mesh_resolver as workspace_mesh_resolver
 from studio.models import WorkingScene
 from studio.scene.model import Scene, SceneError, scene_from_dict
 from studio.selectors import revision_current
+from studio.user_edits import check_estimate
 
 T = TypeVar("T")
 
@@ -57,3 +59,10 @@ def guarded(scene_change: Callable[[], T]) -> T:
         return scene_change()
     except (SceneError, ValueError, KeyError) as error:
         raise ToolError(str(error).strip("'\"")) from error
+
+
+def check_budget(context: ToolContext, scene: Scene) -> None:
+    """ToolError when the scene, estimated before anything is built, is over the caps a
+    person's edit has (objects, triangles, boolean work)."""
+    run = Run.objects.select_related("workspace").get(pk=run_id(context))
+    guarded(lambda: check_estimate(scene, mesh_faces=mesh_face_counts(run.workspace)))

@@ -103,12 +103,14 @@ def test_too_many_objects_is_400(alice_api, studio, monkeypatch):
     assert "2 objects; an edit may have at most 1" in assert_json_error(response, 400)
 
 
-def test_too_many_triangles_is_400(alice_api, studio, monkeypatch):
+def test_too_many_triangles_is_400_with_the_estimate(alice_api, studio, monkeypatch):
     monkeypatch.setattr(user_edits, "MAX_TRIANGLES", 100)
 
     response = post_edit(alice_api, studio, {"scene": scene(CRATE, BALL)})
 
-    assert "triangles; an edit may have at most 100" in assert_json_error(response, 400)
+    # A box's 12 and a sphere's 5,120, bounded before either is built.
+    message = "this scene would have about 5,132 triangles; the limit is 100"
+    assert message in assert_json_error(response, 400)
 
 
 def test_a_too_big_export_is_400(alice_api, studio, monkeypatch):
