@@ -2,15 +2,15 @@
 
 The extension must be one of those formats; the bytes decide which parser reads them, so a GLB
 named `.gltf` or an ASCII STL named `.obj` still loads. Limits are checked before parsing where the
-file declares its size (STL and PLY headers, glTF accessors), so a small file cannot make the
-server allocate for millions of triangles. Scenes (a GLB with several nodes) are flattened into
+file declares its size (every glTF accessor, PLY header counts, STL headers and facets, OBJ
+lines; see `studio.scene.mesh_limits`), so a small file cannot make the server allocate for
+millions of triangles or vertices. Scenes (a GLB with several nodes) are flattened into
 one mesh in their node transforms; materials and textures are not read.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import re
 import struct
 import warnings
@@ -21,27 +21,30 @@ from typing import Any, Literal
 import numpy as np
 import trimesh
 
-from studio.scene.glb import GlbError, unpack_glb
-from studio.scene.model import SceneError, Vec3
+from studio.scene.mesh_limits import (
+    STL_HEADER,
+    STL_TRIANGLE,
+    MeshFormat,
+    MeshImportError,
+    check_declared,
+    stl_declared_triangles,
+    too_many,
+    too_many_vertices,
+)
+from studio.scene.model import Vec3
 
-MeshFormat = Literal["glb", "gltf", "obj", "stl", "ply"]
+__all__ = ["FORMATS", "ImportedMesh", "MeshFormat", "MeshImportError", "import_mesh"]
+
 Units = Literal["m", "cm", "mm"]
 
 FORMATS: tuple[MeshFormat, ...] = ("glb", "gltf", "obj", "stl", "ply")
 MAX_BYTES = 50 * 1024 * 1024
 MAX_FACES = 500_000
-MAX_GLTF_NODE_VISITS = 10_000
+MAX_VERTICES = 1_500_000
 UNITS_PER_METRE: dict[Units, float] = {"m": 1.0, "cm": 100.0, "mm": 1000.0}
 
 _SNIFF_BYTES = 65536
-_STL_HEADER = 84
-_STL_TRIANGLE = 50
 _OBJ_VERTEX = re.compile(r"^[ \t]*v[ \t]", re.MULTILINE)
-_PLY_FACES = re.compile(rb"^element[ \t]+face[ \t]+(\d+)", re.MULTILINE)
-
-
-class MeshImportError(SceneError):
-    """An upload that is not a usable mesh; the message says why, naming the file."""
 
 
 @dataclass(frozen=True)
@@ -69,9 +72,15 @@ class ImportedMesh:
 
 
 def import_mesh(
-    data: bytes, filename: str, *, max_bytes: int = MAX_BYTES, max_faces: int = MAX_FACES
+    data: bytes,
+    filename: str,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_faces: int = MAX_FACES,
+    max_vertices: int = MAX_VERTICES,
 ) -> ImportedMesh:
-    """Read an uploaded mesh file; MeshImportError says why one cannot be used."""
+    """Read an uploaded mesh file; MeshImportError says why one cannot be used. Its declared
+    triangles and vertices are bounded before the parser allocates anything."""
     name = PurePosixPath(filename.replace("\\", "/")).name[:100] or "the file"
     extension = PurePosixPath(name).suffix.lower().lstrip(".")
     if extension not in FORMATS:
@@ -84,12 +93,14 @@ def import_mesh(
     if len(data) > max_bytes:
         raise MeshImportError(f"{name} is {_bytes(len(data))}; the limit is {_bytes(max_bytes)}")
     fmt = _sniff(data, extension, name)
-    _check_declared_size(data, fmt, name, max_faces)
+    check_declared(data, fmt, name, max_faces=max_faces, max_vertices=max_vertices)
     mesh = _load(data, fmt, name)
     if len(mesh.faces) == 0:
         raise _no_triangles(name)
     if len(mesh.faces) > max_faces:
-        raise _too_many(name, len(mesh.faces), max_faces)
+        raise too_many(name, len(mesh.faces), max_faces)
+    if len(mesh.vertices) > max_vertices:
+        raise too_many_vertices(name, len(mesh.vertices), max_vertices)
     if not np.isfinite(mesh.vertices).all():
         raise MeshImportError(f"{name} has NaN or infinite vertex coordinates")
     mesh.merge_vertices()
@@ -110,7 +121,7 @@ def _sniff(data: bytes, extension: str, name: str) -> MeshFormat:
         return "glb"
     if data[:3] == b"ply" and data[3:4] in (b"\n", b"\r"):
         return "ply"
-    if _stl_declared_triangles(data) is not None:
+    if stl_declared_triangles(data) is not None:
         return "stl"
     text = _text(data[:_SNIFF_BYTES])
     if text is not None:
@@ -131,10 +142,10 @@ def _why_not(data: bytes, extension: str) -> str:
     if extension == "stl":
         if is_text:
             return "it is text but not an ASCII STL ('solid' ... 'facet' lines)"
-        if len(data) < _STL_HEADER:
+        if len(data) < STL_HEADER:
             return f"{len(data)} bytes is shorter than a binary STL's 84-byte header"
         (count,) = struct.unpack_from("<I", data, 80)
-        expected = _STL_HEADER + _STL_TRIANGLE * count
+        expected = STL_HEADER + STL_TRIANGLE * count
         return (
             f"its binary header declares {count:,} triangles ({expected:,} bytes) but the file "
             f"has {len(data):,} bytes, so it is truncated, padded or not an STL"
@@ -159,103 +170,9 @@ def _text(chunk: bytes) -> str | None:
     return chunk.decode("utf-8", errors="replace")
 
 
-def _stl_declared_triangles(data: bytes) -> int | None:
-    """The triangle count of a binary STL whose size matches its header exactly, else None."""
-    if len(data) < _STL_HEADER:
-        return None
-    (count,) = struct.unpack_from("<I", data, 80)
-    return int(count) if len(data) == _STL_HEADER + _STL_TRIANGLE * count else None
-
-
-def _check_declared_size(data: bytes, fmt: MeshFormat, name: str, max_faces: int) -> None:
-    """Refuse, before parsing, a file that declares more triangles than allowed."""
-    if fmt in ("glb", "gltf"):
-        declared = _gltf_triangles(_gltf_document(data, fmt, name), name)
-    elif fmt == "stl":
-        declared = _stl_declared_triangles(data) or data.count(b"endfacet")
-    elif fmt == "ply":
-        header = data[: data.find(b"end_header")] if b"end_header" in data else b""
-        declared = sum(int(count) for count in _PLY_FACES.findall(header))
-    else:
-        declared = data.count(b"\nf ") + data.startswith(b"f ")
-    if declared > max_faces:
-        raise _too_many(name, declared, max_faces)
-
-
-def _gltf_document(data: bytes, fmt: MeshFormat, name: str) -> dict[str, Any]:
-    try:
-        if fmt == "glb":
-            return unpack_glb(data)[0]
-        document = json.loads(data.decode("utf-8", errors="replace"))
-    except GlbError as error:
-        raise MeshImportError(f"{name} is a broken GLB: {error}") from error
-    except json.JSONDecodeError as error:
-        raise MeshImportError(f"{name} is not valid glTF JSON: {error}") from error
-    if not isinstance(document, dict) or "asset" not in document:
-        raise MeshImportError(f"{name} is JSON but not glTF (no 'asset')")
-    return document
-
-
-def _gltf_triangles(document: dict[str, Any], name: str) -> int:
-    """Triangles the glTF draws, counting every instance; refuses external files and cycles."""
-    for buffer in _list(document.get("buffers")):
-        uri = buffer.get("uri") if isinstance(buffer, dict) else None
-        if isinstance(uri, str) and not uri.startswith("data:"):
-            raise MeshImportError(
-                f"{name} refers to an external file ({uri[:60]}); upload a .glb, or a .gltf "
-                "with its buffers embedded"
-            )
-    nodes = _list(document.get("nodes"))
-    scenes = _list(document.get("scenes"))
-    roots: list[Any] = []
-    for scene in scenes:
-        roots += _list(scene.get("nodes")) if isinstance(scene, dict) else []
-    stack = roots or list(range(len(nodes)))
-    total = visits = 0
-    while stack:
-        index = stack.pop()
-        visits += 1
-        if visits > MAX_GLTF_NODE_VISITS:
-            raise MeshImportError(
-                f"{name}'s node tree is cyclic or has over {MAX_GLTF_NODE_VISITS:,} nodes"
-            )
-        node = nodes[index] if isinstance(index, int) and 0 <= index < len(nodes) else None
-        if not isinstance(node, dict):
-            continue
-        total += _gltf_mesh_triangles(document, node.get("mesh"))
-        stack += _list(node.get("children"))
-    return total
-
-
-def _gltf_mesh_triangles(document: dict[str, Any], index: Any) -> int:
-    meshes, accessors = _list(document.get("meshes")), _list(document.get("accessors"))
-    if not isinstance(index, int) or not 0 <= index < len(meshes):
-        return 0
-    mesh = meshes[index]
-    total = 0
-    for primitive in _list(mesh.get("primitives")) if isinstance(mesh, dict) else []:
-        if not isinstance(primitive, dict):
-            continue
-        attributes = primitive.get("attributes")
-        position = attributes.get("POSITION") if isinstance(attributes, dict) else None
-        accessor_index = primitive.get("indices", position)
-        if not isinstance(accessor_index, int) or not 0 <= accessor_index < len(accessors):
-            continue
-        accessor = accessors[accessor_index]
-        count = accessor.get("count", 0) if isinstance(accessor, dict) else 0
-        count = count if isinstance(count, int) else 0
-        mode = primitive.get("mode", 4)
-        total += count // 3 if mode == 4 else max(count - 2, 0) if mode in (5, 6) else 0
-    return total
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
 def _load(data: bytes, fmt: MeshFormat, name: str) -> trimesh.Trimesh:
     options: dict[str, Any] = {"skip_materials": True} if fmt != "stl" else {}
-    if fmt in ("obj", "gltf") or (fmt == "stl" and _stl_declared_triangles(data) is None):
+    if fmt in ("obj", "gltf") or (fmt == "stl" and stl_declared_triangles(data) is None):
         # trimesh guesses the encoding of non-UTF-8 text with an optional package; don't let it.
         data = data.decode("utf-8", errors="replace").encode("utf-8")
     try:
@@ -284,12 +201,6 @@ def _units_guess(fmt: MeshFormat, size: float) -> Units:
 
 def _no_triangles(name: str) -> MeshImportError:
     return MeshImportError(f"{name} has no triangles (it is empty, or only points or lines)")
-
-
-def _too_many(name: str, faces: int, max_faces: int) -> MeshImportError:
-    return MeshImportError(
-        f"{name} has {faces:,} triangles; the limit is {max_faces:,} (simplify it first)"
-    )
 
 
 def _bytes(count: int) -> str:
