@@ -45,6 +45,13 @@ def api_token_user(*, raw: str) -> User | None:
     return token.user
 
 
+def api_token_active(*, digest: str) -> bool:
+    """Whether the token with this digest still authenticates (not revoked, its user active)."""
+    return ApiToken.objects.filter(
+        digest=digest, revoked_at__isnull=True, user__is_active=True
+    ).exists()
+
+
 def api_token_revoke(*, user: User, token_id: int) -> bool:
     """Revoke one of user's tokens; False when it is not theirs or already revoked."""
     updated = ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(

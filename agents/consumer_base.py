@@ -24,6 +24,7 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
 
+from agents.ws_auth import credential_valid
 from config.json_parser import loads_bounded
 
 logger = logging.getLogger(__name__)
@@ -51,6 +52,8 @@ class GroupTailConsumer(AsyncJsonWebsocketConsumer):
     group: str | None = None
     tail: asyncio.Task[None] | None = None
     joining: asyncio.Task[None] | None = None
+    watching: asyncio.Task[None] | None = None
+    closed = False  # by us: nothing more is sent
     joined = False  # the layer pushes the group's messages to this socket
     counted = False
 
@@ -75,9 +78,20 @@ class GroupTailConsumer(AsyncJsonWebsocketConsumer):
             self.counted = True
             WEBSOCKETS.inc()
 
+    async def send(self, *args: Any, **kwargs: Any) -> None:
+        if not self.closed:
+            await super().send(*args, **kwargs)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        await super().close(code=code, reason=reason)
+        self.closed = True
+
     async def refuse(self, code: int, message: str) -> None:
         """Accept only to say why, then close: a bare handshake refusal explains nothing."""
         await self.accept()
+        await self.close_saying(code, message)
+
+    async def close_saying(self, code: int, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "error": message})
         await self.close(code=code)
 
@@ -95,8 +109,10 @@ class GroupTailConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content, **kwargs)
 
     async def subscribe(self, group: str) -> None:
-        """Join `group` for pushed messages, in the background until it works; never raises."""
+        """Join `group` for pushed messages, in the background until it works; never raises.
+        From now on the socket streams, so its credential is re-checked while it is open."""
         self.group = group
+        self.watching = asyncio.create_task(self.watch_credential())
         if self.channel_layer is None:
             return
         tried = asyncio.Event()
@@ -125,6 +141,23 @@ class GroupTailConsumer(AsyncJsonWebsocketConsumer):
                 await asyncio.sleep(self._backoff(failures))
                 failures += 1
 
+    async def watch_credential(self) -> None:
+        """Every WS_AUTH_RECHECK_SECONDS, re-check the token or session the socket was opened
+        with; once it is revoked or ended, say so and close (4401): the REST API refuses such
+        a credential at once, a socket must not keep streaming with it."""
+        while True:
+            await asyncio.sleep(settings.WS_AUTH_RECHECK_SECONDS)
+            try:
+                valid = await credential_valid(self.scope)
+            except Exception as error:  # a database hiccup: keep serving, check again later
+                logger.warning("re-checking a socket's credential failed: %r", error)
+                continue
+            if not valid:
+                if self.tail is not None:
+                    self.tail.cancel()
+                await self.close_saying(CLOSE_UNAUTHENTICATED, "token revoked or session ended")
+                return
+
     async def next_poll(self) -> None:
         """Wait until the tail should read the log again: soon while unjoined, else the
         configured safety-net interval (or at once when pushes have just been lost)."""
@@ -141,7 +174,7 @@ class GroupTailConsumer(AsyncJsonWebsocketConsumer):
 
             self.counted = False
             WEBSOCKETS.dec()
-        for task in (self.joining, self.tail):
+        for task in (self.joining, self.tail, self.watching):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -6,22 +6,25 @@ origin (its Host with the scheme the request came in with, proxy header included
 CSRF_TRUSTED_ORIGINS and WS_ALLOWED_ORIGINS lists ("https://*.example.com" for subdomains). A
 page on another port or scheme of an allowed host is another site and is refused.
 Programs authenticate with `Authorization: Bearer <token>` and may omit Origin.
+An open socket re-checks its credential (`credential_valid`): a revoked token or an ended session
+closes it.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
-from channels.auth import AuthMiddlewareStack
+from channels.auth import AuthMiddlewareStack, get_user
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
 
 from accounts.authentication import bearer_token
-from accounts.services import api_token_user
+from accounts.services import api_token_active, api_token_user, token_digest
 
 Scope = dict[str, Any]
 
@@ -48,7 +51,26 @@ class TokenOrSessionAuth:
         user = await sync_to_async(api_token_user)(raw=raw) if raw else None
         if user is None:
             return await WebsocketDenier()(scope, receive, send)
-        return await self.inner({**scope, "user": user, "auth": "token"}, receive, send)
+        # The digest, never the token, stays with the socket: its re-checks look the token up.
+        token = {"auth": "token", "token_digest": token_digest(raw or "")}
+        return await self.inner({**scope, "user": user, **token}, receive, send)
+
+
+async def credential_valid(scope: Scope) -> bool:
+    """Whether the credential a socket was opened with still holds for its user: the token is
+    not revoked, or the session was not ended (logout, expiry, a password change), and the user
+    is still active. Read afresh from the database, not from the socket's cached session."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return False
+    if scope.get("auth") == "token":
+        return bool(await sync_to_async(api_token_active)(digest=scope["token_digest"]))
+    key = getattr(scope.get("session"), "session_key", None)
+    if not key:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    current = await get_user({"session": store})
+    return bool(current.is_authenticated and current.pk == user.pk)
 
 
 class OriginGuard:

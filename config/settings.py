@@ -55,6 +55,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 # these full origins or CSRF_TRUSTED_ORIGINS, compared as Django's CSRF check compares them:
 # `https://app.example.com`, `https://*.example.com` for subdomains (agents/ws_auth.py).
 WS_ALLOWED_ORIGINS = env_list("WS_ALLOWED_ORIGINS")
+# An open socket re-checks its token or session this often; revoked or ended closes it (4401).
+WS_AUTH_RECHECK_SECONDS = env_float("WS_AUTH_RECHECK_SECONDS", 5.0)
 for _origin in (*WS_ALLOWED_ORIGINS, *CSRF_TRUSTED_ORIGINS):
     if "://" not in _origin:  # a bare host name once meant any scheme and port: another site
         raise ImproperlyConfigured(
@@ -345,6 +347,16 @@ SANDBOX_MAX_FILE_MB = int(env_str("SANDBOX_MAX_FILE_MB", "64"))
 SANDBOX_MAX_OPEN_FILES = int(env_str("SANDBOX_MAX_OPEN_FILES", "256"))
 SANDBOX_TMP_MB = int(env_str("SANDBOX_TMP_MB", "64"))
 SANDBOX_OUTPUT_CHARS = int(env_str("SANDBOX_OUTPUT_CHARS", "8000"))
+# Sandboxes running at once on this host, counted with lock files in SANDBOX_SLOTS_DIR (default: a
+# folder in the temp directory) by every process; past it run_python answers "busy". 0: no cap.
+SANDBOX_MAX_CONCURRENT = int(env_str("SANDBOX_MAX_CONCURRENT", "4"))
+SANDBOX_SLOTS_DIR = env_str("SANDBOX_SLOTS_DIR", "")
+# Each run gets a memory cgroup (SANDBOX_MEMORY_MB for all it holds: processes, memfd files, /tmp)
+# made under SANDBOX_CGROUP (a delegated cgroup v2 directory; default: this process's own cgroup,
+# or the v1 memory hierarchy). Where none can be made the sandbox is disabled, unless
+# SANDBOX_REQUIRE_CGROUP=false (then memfd files and /tmp are bounded per file only).
+SANDBOX_REQUIRE_CGROUP = env_bool("SANDBOX_REQUIRE_CGROUP", True)
+SANDBOX_CGROUP = env_str("SANDBOX_CGROUP", "")
 
 # --- model server (OpenAI-compatible); without MODEL_BASE_URL the offline planner is used ---------
 MODEL_BASE_URL = env_str("MODEL_BASE_URL")

@@ -82,6 +82,7 @@ def bwrap_command(
     limits: SandboxLimits,
     argv: list[str],
     info_fd: int | None = None,
+    seccomp_fd: int | None = None,
 ) -> list[str]:
     """bwrap arguments that run `argv` in fresh namespaces (no network) with nothing of the host
     writable but the binds marked so, as an unprivileged user without capabilities.
@@ -89,7 +90,8 @@ def bwrap_command(
     `privileged` (we are root): bwrap makes no user namespace, where uid 65534 would still be
     root on the host and exempt from the process limit; it keeps only CAP_SETUID and CAP_SETGID,
     which the launcher spends at once to become nobody, losing them. Otherwise bwrap makes a user
-    namespace as this (unprivileged) user, whose limits bind."""
+    namespace as this (unprivileged) user, whose limits bind. `seccomp_fd` holds the filter
+    (agents.sandbox.seccomp) bwrap installs just before it starts `argv`."""
     command = [bwrap]
     if privileged:
         command += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
@@ -100,6 +102,8 @@ def bwrap_command(
         command += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     if info_fd is not None:  # bwrap writes the host pid of the sandbox's init there
         command += ["--info-fd", str(info_fd)]
+    if seccomp_fd is not None:
+        command += ["--seccomp", str(seccomp_fd)]
     command += ["--hostname", "sandbox", "--die-with-parent", "--new-session", "--clearenv"]
     for name, value in ENVIRONMENT.items():
         command += ["--setenv", name, value]

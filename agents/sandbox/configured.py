@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 
 from agents.runtime import ToolError
-from agents.sandbox.result import SandboxLimits, SandboxResult
-from agents.sandbox.runner import SandboxSession, SandboxUnavailable, available, sandbox_session
+from agents.sandbox.errors import SandboxBusy, SandboxUnavailable
+from agents.sandbox.result import SandboxHost, SandboxLimits, SandboxResult
+from agents.sandbox.runner import SandboxSession, available, sandbox_session
 
 CODE = {"type": "string", "minLength": 1, "maxLength": 100_000, "description": "Python 3 source."}
 TOOL_SLACK_S = 30.0
@@ -32,18 +34,34 @@ def configured_limits(**overrides: Any) -> SandboxLimits:
     return SandboxLimits(**{**limits.__dict__, **overrides})
 
 
+def configured_host() -> SandboxHost:
+    """The SANDBOX_* settings that bind every sandbox of the host together."""
+    return SandboxHost(
+        max_concurrent=settings.SANDBOX_MAX_CONCURRENT,
+        slots_dir=settings.SANDBOX_SLOTS_DIR,
+        require_cgroup=settings.SANDBOX_REQUIRE_CGROUP,
+        cgroup=settings.SANDBOX_CGROUP,
+    )
+
+
 def tool_timeout_s() -> float:
     return float(settings.SANDBOX_TIMEOUT_SECONDS) + TOOL_SLACK_S
 
 
-def configured_session() -> AbstractContextManager[SandboxSession]:
+@contextmanager
+def configured_session() -> Iterator[SandboxSession]:
     """A sandbox session under the settings' limits (a context manager); ToolError when the
-    sandbox is disabled, so the policy reads why and nothing runs."""
+    sandbox is disabled or busy, so the policy reads why and nothing runs."""
+    host = configured_host()
     try:
-        available(settings.SANDBOX_BWRAP)
+        bwrap = available(settings.SANDBOX_BWRAP, host)
     except SandboxUnavailable as error:
         raise ToolError(str(error)) from error
-    return sandbox_session(configured_limits(), bwrap=settings.SANDBOX_BWRAP)
+    with sandbox_session(configured_limits(), bwrap=bwrap, host=host) as session:
+        try:
+            yield session
+        except SandboxBusy as error:
+            raise ToolError(str(error)) from error
 
 
 def run_configured(code: str, *, inputs: Path | None = None) -> SandboxResult:

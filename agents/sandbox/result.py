@@ -19,11 +19,12 @@ class SandboxLimits:
     timeout_s: float = 30.0
     """Wall clock: past it the whole sandbox is killed."""
     memory_mb: int = 1024
-    """Address space (RLIMIT_AS)."""
+    """Address space of each process (RLIMIT_AS), and all the sandbox holds at once (its memory
+    cgroup: every process, memfd files, /tmp and /dev/shm)."""
     cpu_s: int = 30
     """CPU time (RLIMIT_CPU)."""
     max_processes: int = 64
-    """Processes and threads of the sandbox's user (RLIMIT_NPROC)."""
+    """Processes and threads of the sandbox's user (RLIMIT_NPROC) and of the sandbox (pids.max)."""
     max_file_mb: int = 64
     """The largest file the script may write (RLIMIT_FSIZE); its stdout and stderr too."""
     max_open_files: int = 256
@@ -32,6 +33,20 @@ class SandboxLimits:
     """Size of the private /tmp."""
     output_chars: int = 8000
     """Characters of stdout and of stderr kept in the result (head and tail)."""
+
+
+@dataclass(frozen=True)
+class SandboxHost:
+    """What the host allows all sandboxes together, and what it requires of each."""
+
+    max_concurrent: int = 4
+    """Sandboxes running at once on this host (0: no cap); past it a run is refused as busy."""
+    slots_dir: str = ""
+    """The lock files that count them, shared by every process (default: in the temp folder)."""
+    require_cgroup: bool = True
+    """Refuse to run where no memory cgroup can be made (memfd and /tmp would be unbounded)."""
+    cgroup: str = ""
+    """A delegated cgroup v2 directory to make run cgroups in (default: this process's own)."""
 
 
 @dataclass(frozen=True)
@@ -51,13 +66,21 @@ class SandboxResult:
     stderr: str
     files: list[WrittenFile] = field(default_factory=list)
     duration_s: float = 0.0
+    memory_peak_mb: float | None = None
+    """The most memory the sandbox held at once, as its cgroup counted (None without one)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def exit_reason(code: int, *, timed_out: bool, stderr: str) -> ExitReason:
-    """Classify an exit: bwrap passes the script's status on, 128 + N for a signal N."""
+def exit_reason(
+    code: int, *, timed_out: bool, stderr: str, out_of_memory: bool = False
+) -> ExitReason:
+    """Classify an exit: bwrap passes the script's status on, 128 + N for a signal N;
+    `out_of_memory` when the kernel killed a process of the sandbox at its memory limit (even
+    one the script outlived)."""
+    if out_of_memory:
+        return "memory"
     if timed_out or code == 128 + signal.SIGXCPU:
         return "timeout"
     if code == 0:

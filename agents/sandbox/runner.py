@@ -13,10 +13,11 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from agents.sandbox.cgroup import JOIN, JOIN_FAILED, CgroupRoot, RunCgroup, find_root, run_cgroup
 from agents.sandbox.command import (
     INPUT,
     SANDBOX_UID,
@@ -27,26 +28,51 @@ from agents.sandbox.command import (
     bwrap_command,
     launcher_argv,
 )
-from agents.sandbox.result import SandboxLimits, SandboxResult, WrittenFile, clip, exit_reason
+from agents.sandbox.errors import SandboxError, SandboxUnavailable
+from agents.sandbox.result import (
+    SandboxHost,
+    SandboxLimits,
+    SandboxResult,
+    WrittenFile,
+    clip,
+    exit_reason,
+)
+from agents.sandbox.seccomp import UnsupportedArchitecture, assemble
+from agents.sandbox.slots import sandbox_slot
 
 SCRIPT = "main.py"
 OUT = "out"
 MAX_LISTED_FILES = 200
 DISABLED = "the Python sandbox is disabled: "
+MEMORY_NOTE = (
+    "\n[sandbox] killed: all it held (processes, memfd files, /tmp) reached the memory limit "
+    "of {limit} MiB\n"
+)
 
 
-class SandboxError(Exception):
-    """The sandbox cannot run, or a file it left cannot be read."""
-
-
-class SandboxUnavailable(SandboxError):
-    """bubblewrap is missing or cannot make its namespaces: nothing runs (never unsandboxed)."""
-
-
-def available(bwrap: str | None = None) -> str:
-    """The usable bwrap executable; SandboxUnavailable saying why there is none."""
+def available(bwrap: str | None = None, host: SandboxHost | None = None) -> str:
+    """The usable bwrap executable; SandboxUnavailable saying why there is none (no bwrap, no
+    seccomp filter for this machine, no memory cgroup where `host` requires one)."""
+    host = host or SandboxHost()
     path = bwrap or shutil.which("bwrap") or "/usr/bin/bwrap"
+    _seccomp_program()
+    if host.require_cgroup:
+        cgroup_root(host.cgroup)
     return _probe(path)
+
+
+@functools.lru_cache(maxsize=8)
+def cgroup_root(configured: str = "") -> CgroupRoot:
+    """Where run cgroups are made (found once per process)."""
+    return find_root(configured)
+
+
+@functools.lru_cache(maxsize=1)
+def _seccomp_program() -> bytes:
+    try:
+        return assemble()
+    except UnsupportedArchitecture as error:
+        raise SandboxUnavailable(f"{DISABLED}{error}") from error
 
 
 @functools.lru_cache(maxsize=8)
@@ -57,7 +83,8 @@ def _probe(path: str) -> str:
             "Debian package 'bubblewrap')"
         )
     limits = SandboxLimits(timeout_s=20)
-    with _session(path, limits) as session:
+    # bwrap's own check: a trivial script, in no cgroup and taking no slot
+    with _session(path, limits, SandboxHost(max_concurrent=0, require_cgroup=False)) as session:
         result = session.run("print('ok')")
     if result.exit_reason != "ok" or result.stdout.strip() != "ok":
         detail = (result.stderr or result.stdout).strip()[-500:]
@@ -66,22 +93,31 @@ def _probe(path: str) -> str:
 
 
 @contextmanager
-def sandbox_session(limits: SandboxLimits, *, bwrap: str | None = None) -> Iterator[SandboxSession]:
+def sandbox_session(
+    limits: SandboxLimits, *, bwrap: str | None = None, host: SandboxHost | None = None
+) -> Iterator[SandboxSession]:
     """A fresh session directory for one or more runs, removed afterwards."""
-    with _session(available(bwrap), limits) as session:
+    host = host or SandboxHost()
+    with _session(available(bwrap, host), limits, host) as session:
         yield session
 
 
 def run_code(
-    code: str, limits: SandboxLimits, *, inputs: Path | None = None, bwrap: str | None = None
+    code: str,
+    limits: SandboxLimits,
+    *,
+    inputs: Path | None = None,
+    bwrap: str | None = None,
+    host: SandboxHost | None = None,
 ) -> SandboxResult:
-    """Run `code` once in a fresh session; `inputs` appears read-only at /input."""
-    with sandbox_session(limits, bwrap=bwrap) as session:
+    """Run `code` once in a fresh session; `inputs` appears read-only at /input. SandboxBusy
+    when the host runs as many sandboxes as it allows."""
+    with sandbox_session(limits, bwrap=bwrap, host=host) as session:
         return session.run(code, inputs=inputs)
 
 
 @contextmanager
-def _session(bwrap: str, limits: SandboxLimits) -> Iterator[SandboxSession]:
+def _session(bwrap: str, limits: SandboxLimits, host: SandboxHost) -> Iterator[SandboxSession]:
     base = Path(tempfile.mkdtemp(prefix="sandbox-"))
     try:
         work = base / "session"
@@ -89,7 +125,7 @@ def _session(bwrap: str, limits: SandboxLimits) -> Iterator[SandboxSession]:
         if os.geteuid() == 0:
             for path in (work, work / OUT):
                 os.chown(path, SANDBOX_UID, SANDBOX_UID)
-        yield SandboxSession(base, bwrap, limits)
+        yield SandboxSession(base, bwrap, limits, host)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -102,13 +138,15 @@ class SandboxSession:
     base: Path
     bwrap: str
     limits: SandboxLimits
+    host: SandboxHost = field(default_factory=SandboxHost)
 
     @property
     def path(self) -> Path:
         return self.base / "session"
 
     def run(self, code: str, *, inputs: Path | None = None) -> SandboxResult:
-        """Run `code` as /session/main.py; the result lists the files the session then holds."""
+        """Run `code` as /session/main.py; the result lists the files the session then holds.
+        SandboxBusy, before anything runs, when the host runs as many sandboxes as it allows."""
         (self.path / SCRIPT).write_text(code)
         interpreter = Interpreter.current()
         binds = [Bind(self.path, SESSION, writable=True)]
@@ -125,31 +163,63 @@ class SandboxSession:
             script=f"{SESSION}/{SCRIPT}",
             site_dirs=site_dirs,
         )
-        code_, timed_out, took = self._execute(
-            functools.partial(
-                bwrap_command,
-                bwrap=self.bwrap,
-                privileged=os.geteuid() == 0,
-                binds=binds,
-                limits=self.limits,
-                argv=argv,
+        slots = Path(self.host.slots_dir or Path(tempfile.gettempdir(), "sandbox-slots"))
+        with sandbox_slot(slots, self.host.max_concurrent), self._cgroup() as cgroup:
+            code_, timed_out, took = self._execute(
+                functools.partial(
+                    bwrap_command,
+                    bwrap=self.bwrap,
+                    privileged=os.geteuid() == 0,
+                    binds=binds,
+                    limits=self.limits,
+                    argv=argv,
+                ),
+                cgroup,
             )
-        )
+            out_of_memory = cgroup is not None and cgroup.oom_kills() > 0
+            peak = cgroup.peak_bytes() if cgroup is not None else None
         stdout = _read_clipped(self.base / "stdout", self.limits.output_chars)
         stderr = _read_clipped(self.base / "stderr", self.limits.output_chars)
+        if code_ == 125 and JOIN_FAILED in stderr:
+            raise SandboxError(stderr.strip())
+        if out_of_memory:
+            stderr += MEMORY_NOTE.format(limit=self.limits.memory_mb)
         return SandboxResult(
-            exit_reason=exit_reason(code_, timed_out=timed_out, stderr=stderr),
+            exit_reason=exit_reason(
+                code_, timed_out=timed_out, stderr=stderr, out_of_memory=out_of_memory
+            ),
             exit_code=None if timed_out else code_,
             stdout=stdout,
             stderr=stderr,
             files=self.files(),
             duration_s=round(took, 3),
+            memory_peak_mb=None if peak is None else round(peak / 2**20, 1),
         )
 
-    def _execute(self, command: Callable[..., list[str]]) -> tuple[int, bool, float]:
+    def _cgroup(self) -> AbstractContextManager[RunCgroup | None]:
+        """The run's memory and process cgroup; none where the host does not require one and
+        none can be made."""
+        try:
+            root = cgroup_root(self.host.cgroup)
+        except SandboxUnavailable:
+            if self.host.require_cgroup:
+                raise
+            return nullcontext(None)
+        memory = self.limits.memory_mb * 2**20
+        return run_cgroup(root, memory_bytes=memory, max_processes=self.limits.max_processes)
+
+    def _execute(
+        self, command: Callable[..., list[str]], cgroup: RunCgroup | None
+    ) -> tuple[int, bool, float]:
         started = time.monotonic()
         info_read, info_write = os.pipe()
         os.set_blocking(info_read, False)
+        seccomp_read, seccomp_write = os.pipe()
+        os.write(seccomp_write, _seccomp_program())  # far below a pipe's buffer
+        os.close(seccomp_write)
+        argv = command(info_fd=info_write, seccomp_fd=seccomp_read)
+        if cgroup is not None:
+            argv = ["/bin/sh", "-c", JOIN, "sh", *cgroup.procs_files, "--", *argv]
         with (
             open(self.base / "stdout", "wb") as stdout,
             open(self.base / "stderr", "wb") as stderr,
@@ -157,16 +227,17 @@ class SandboxSession:
         ):
             try:
                 process = subprocess.Popen(
-                    command(info_fd=info_write),
+                    argv,
                     stdin=subprocess.DEVNULL,
                     stdout=stdout,
                     stderr=stderr,
                     env={},
-                    pass_fds=[info_write],
+                    pass_fds=[info_write, seccomp_read],
                     start_new_session=True,  # its own process group, killed whole
                 )
             finally:
                 os.close(info_write)
+                os.close(seccomp_read)
             timed_out = False
             try:
                 process.wait(timeout=self.limits.timeout_s)

@@ -9,13 +9,14 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from agents.sandbox import SandboxUnavailable, run_code
-from agents.sandbox.configured import configured_limits
+from agents.sandbox import SandboxError, run_code
+from agents.sandbox.configured import configured_host, configured_limits
 
 
 class Command(BaseCommand):
     help = (
-        "Run a Python file in the sandbox (bubblewrap, no network, the SANDBOX_* limits) and "
+        "Run a Python file in the sandbox (bubblewrap, no network, a seccomp filter, a memory "
+        "cgroup, the SANDBOX_* limits) and "
         "print the result as JSON: exit_reason, exit_code, stdout, stderr, files."
     )
 
@@ -38,7 +39,7 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(f"cannot read {script}: {error}") from error
         try:
-            result = run_code(code, limits, bwrap=settings.SANDBOX_BWRAP)
-        except SandboxUnavailable as error:
+            result = run_code(code, limits, bwrap=settings.SANDBOX_BWRAP, host=configured_host())
+        except SandboxError as error:  # disabled, or busy
             raise CommandError(str(error)) from error
         self.stdout.write(json.dumps(result.to_dict(), indent=2))
