@@ -357,16 +357,6 @@ SANDBOX_SLOTS_DIR = env_str("SANDBOX_SLOTS_DIR", "")
 # SANDBOX_REQUIRE_CGROUP=false (then memfd files and /tmp are bounded per file only).
 SANDBOX_REQUIRE_CGROUP = env_bool("SANDBOX_REQUIRE_CGROUP", True)
 SANDBOX_CGROUP = env_str("SANDBOX_CGROUP", "")
-# Sandboxes running at once on this host, counted with lock files in SANDBOX_SLOTS_DIR (default: a
-# folder in the temp directory) by every process; past it run_python answers "busy". 0: no cap.
-SANDBOX_MAX_CONCURRENT = int(env_str("SANDBOX_MAX_CONCURRENT", "4"))
-SANDBOX_SLOTS_DIR = env_str("SANDBOX_SLOTS_DIR", "")
-# Each run gets a memory cgroup (SANDBOX_MEMORY_MB for all it holds: processes, memfd files, /tmp)
-# made under SANDBOX_CGROUP (a delegated cgroup v2 directory; default: this process's own cgroup,
-# or the v1 memory hierarchy). Where none can be made the sandbox is disabled, unless
-# SANDBOX_REQUIRE_CGROUP=false (then memfd files and /tmp are bounded per file only).
-SANDBOX_REQUIRE_CGROUP = env_bool("SANDBOX_REQUIRE_CGROUP", True)
-SANDBOX_CGROUP = env_str("SANDBOX_CGROUP", "")
 
 # --- model server (OpenAI-compatible); without MODEL_BASE_URL the offline planner is used ---------
 MODEL_BASE_URL = env_str("MODEL_BASE_URL")
