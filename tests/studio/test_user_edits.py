@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import copy
 import io
+import time
 
 import pytest
+import trimesh
+from django.core.files.base import ContentFile
 from PIL import Image
 
 from studio import exports, user_edits
-from studio.models import SceneRevision
+from studio.models import SceneRevision, UploadedMesh
+from studio.scene import geometry
 from studio.scene.glb import unpack_glb
 from studio.services import revision_create
-from tests.studio.test_api import BALL, CRATE, assert_json_error, scene, url
+from tests.studio.bombs import nested_booleans, vertex_bomb_glb
+from tests.studio.test_api import BALL, CRATE, assert_json_error, scene, upload, url
 
 pytestmark = pytest.mark.django_db
 
@@ -199,3 +204,53 @@ def test_the_material_presets_are_listed(alice_api):
     assert response.status_code == 200
     names = {preset["name"]: preset for preset in response.json()}
     assert names["gold"]["metallic"] == 1.0 and names["glass"]["opacity"] < 1
+
+
+@pytest.fixture
+def builds_nothing(monkeypatch):
+    """Building a shape or parsing a mesh fails the test: refusals come from estimates."""
+
+    def build(*args, **kwargs):
+        raise AssertionError("geometry was built")
+
+    monkeypatch.setattr(geometry, "_build", build)
+    monkeypatch.setattr(trimesh, "load", build)
+
+
+def test_a_nested_boolean_bomb_edit_is_400_in_milliseconds_and_builds_nothing(
+    alice_api, studio, builds_nothing
+):
+    bomb = {"name": "bomb", "shape": nested_booleans()}
+    start = time.perf_counter()
+
+    response = post_edit(alice_api, studio, {"scene": scene(bomb), "source": "edit: bomb"})
+
+    seconds = time.perf_counter() - start
+    message = "this scene would have about 2,308,608 triangles; the limit is 1,000,000"
+    assert assert_json_error(response, 400) == message
+    assert seconds < 1.0  # unbounded: 15 s of the web process
+    assert not SceneRevision.objects.filter(workspace=studio).exists()
+
+
+def test_a_stored_vertex_bomb_fails_each_later_edit_fast_with_the_reason(
+    alice_api, studio, builds_nothing
+):
+    # Accepted before uploads were bounded by their accessors: stored as 1 triangle.
+    stored = UploadedMesh(workspace=studio, name="bomb.glb", faces=1, vertices=40_000_000)
+    stored.file.save("bomb.glb", ContentFile(vertex_bomb_glb()), save=True)
+    bomb = {"name": "bomb", "shape": {"kind": "mesh", "params": {"ref": f"mesh:{stored.pk}"}}}
+    start = time.perf_counter()
+
+    response = post_edit(alice_api, studio, {"scene": scene(bomb)})
+
+    assert "bomb.glb's accessor 0 declares 40,000,000 elements with no bufferView" in (
+        assert_json_error(response, 400)
+    )
+    assert time.perf_counter() - start < 1.0  # unbounded: 18 s and 5.8 GB, on every read
+
+
+def test_a_vertex_bomb_upload_is_400_and_stores_nothing(alice_api, studio, builds_nothing):
+    response = upload(alice_api, studio, "bomb.glb", vertex_bomb_glb())
+
+    assert "accessor 0 declares 40,000,000 elements" in assert_json_error(response, 400)
+    assert not UploadedMesh.objects.filter(workspace=studio).exists()

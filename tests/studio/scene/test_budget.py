@@ -100,7 +100,7 @@ def test_the_bomb_as_a_scene_edit_costs_milliseconds_and_no_memory_in_a_fresh_pr
     assert cost.outcome == (
         "CapExceeded: this scene would have about 2,308,608 triangles; the limit is 1,000,000"
     )
-    assert cost.seconds < 0.5 and cost.peak_growth_mb < 20  # it cost 99 s and 11 GB
+    assert cost.seconds < 0.5 and cost.peak_growth_mb < 20  # unbounded: 15 s, 0.8 GB
 
 
 def test_boolean_work_is_bounded_even_when_the_result_would_be_small():

@@ -7,6 +7,8 @@ import io
 import json
 import os
 import struct
+import time
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from studio.scene.glb import pack_glb, unpack_glb
 from studio.scene.mesh_import import MeshImportError, import_mesh
 from studio.scene.model import SceneError, scene_from_dict
 from tests.conftest import SHARED_DATA
+from tests.studio.bombs import cost_in_child, vertex_bomb_glb
 
 MESHES = SHARED_DATA / "studio" / "meshes"
 needs_meshes = pytest.mark.skipif(
@@ -264,3 +267,126 @@ def test_file_names_are_reduced_to_their_base_name():
     with pytest.raises(MeshImportError, match=r"^secret\.stl is empty"):
         import_mesh(b"", "C:\\Users\\me\\secret.stl")
     assert import_mesh(io.BytesIO(TRIANGLE_OBJ).read(), "/tmp/x/tri.OBJ").faces == 1
+
+
+@pytest.fixture
+def parses_nothing(monkeypatch):
+    """Parsing fails the test: a refusal must come from the file's declarations alone."""
+
+    def load(*args, **kwargs):
+        raise AssertionError("the file was parsed")
+
+    monkeypatch.setattr(trimesh, "load", load)
+
+
+def test_a_vertex_bomb_glb_is_refused_before_parsing_in_milliseconds(parses_nothing):
+    bomb = vertex_bomb_glb()
+    tracemalloc.start()
+    start = time.perf_counter()
+
+    with pytest.raises(MeshImportError) as refused:
+        import_mesh(bomb, "bomb.glb")
+
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(bomb) < 600
+    assert str(refused.value) == (
+        "bomb.glb's accessor 0 declares 40,000,000 elements with no bufferView holding them "
+        "(compressed or placeholder data is not supported)"
+    )
+    assert seconds < 0.1 and peak < 2**20
+
+
+def test_the_vertex_bomb_costs_no_memory_in_a_fresh_process():
+    cost = cost_in_child(
+        """
+        from studio.scene.mesh_import import import_mesh
+        from tests.studio.bombs import vertex_bomb_glb
+        bomb = vertex_bomb_glb()
+        """,
+        'import_mesh(bomb, "bomb.glb")',
+    )
+
+    assert cost.outcome.startswith("MeshImportError: bomb.glb's accessor 0 declares 40,000,000")
+    assert cost.seconds < 0.5 and cost.peak_growth_mb < 20  # unbounded: 18 s, 5.8 GB
+
+
+def gltf_with(change) -> bytes:
+    document, binary = unpack_glb(two_boxes_glb())
+    change(document)
+    return pack_glb(document, binary)
+
+
+def set_accessor(**fields):
+    return lambda document: document["accessors"][0].update(fields)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            set_accessor(sparse={"count": 1}),
+            r"accessor 0 is sparse; upload a mesh without sparse accessors",
+        ),
+        (set_accessor(count=2_000_000), r"accessor 0 declares 2,000,000 elements; the limit is"),
+        (set_accessor(count=1000), r"accessor 0 needs [\d,]+ bytes but its bufferView \d+ has"),
+        (set_accessor(count=-1), r"accessor 0 has no valid count \(-1\)"),
+        (set_accessor(type=["VEC3"]), r"accessor 0 has an unknown type or componentType"),
+        (
+            lambda d: d["buffers"][0].update(byteLength=10**9),
+            r"buffer 0 declares 1000000000 bytes but holds",
+        ),
+        (
+            lambda d: d["bufferViews"][0].update(byteOffset=10**6),
+            r"bufferView 0 ends at byte [\d,]+ of buffer 0, which has",
+        ),
+    ],
+    ids=["sparse", "huge", "past-view", "negative", "type", "buffer", "view"],
+)
+def test_gltf_accessors_must_hold_what_they_declare(parses_nothing, change, message):
+    with pytest.raises(MeshImportError, match=message):
+        import_mesh(gltf_with(change), "boxes.glb")
+
+
+def test_a_glb_with_more_vertices_than_allowed_is_refused_by_its_declarations(parses_nothing):
+    with pytest.raises(
+        MeshImportError, match=r"boxes\.glb declares 48 vertices; the limit is 40 \("
+    ):
+        import_mesh(two_boxes_glb(), "boxes.glb", max_vertices=40)
+
+
+PLY_HEADER = (
+    b"ply\nformat {fmt} 1.0\nelement vertex {vertices}\nproperty float x\nproperty float y\n"
+    b"property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "vertices", "body", "message"),
+    [
+        ("binary_little_endian", 3, bytes(64), None),
+        ("binary_little_endian", 40_000_000, bytes(64), r"declares 40,000,000 vertices"),
+        ("binary_little_endian", 1_000_000, bytes(64), r"needing at least 12,000,001 bytes"),
+        ("ascii", 1_000_000, b"0 0 0\n" * 3 + b"3 0 1 2\n", r"needing at least 6,000,002 bytes"),
+    ],
+    ids=["sound", "over-limit", "false-binary", "false-text"],
+)
+def test_ply_headers_are_checked_against_the_limit_and_the_bytes(
+    parses_nothing, fmt, vertices, body, message
+):
+    data = PLY_HEADER.replace(b"{fmt}", fmt.encode()).replace(b"{vertices}", str(vertices).encode())
+    with pytest.raises(MeshImportError, match=message or "the file was parsed"):
+        import_mesh(data + body, "part.ply")
+
+
+def test_obj_and_stl_are_bounded_by_their_lines(parses_nothing):
+    fan = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf " + b" ".join([b"1", b"2", b"3"] * 400) + b"\n"
+    points = b"v 0 0 0\n" * 50 + b"f 1 2 3\n"
+
+    with pytest.raises(MeshImportError, match=r"fan\.obj has 1,198 triangles; the limit is 1,000"):
+        import_mesh(fan, "fan.obj", max_faces=1000)
+    with pytest.raises(MeshImportError, match=r"points\.obj declares 50 vertices; the limit is 40"):
+        import_mesh(points, "points.obj", max_vertices=40)
+    with pytest.raises(MeshImportError, match=r"tri\.stl declares 3 vertices; the limit is 2"):
+        import_mesh(ascii_stl("0 0 0", "1 0 0", "0 1 0"), "tri.stl", max_vertices=2)
