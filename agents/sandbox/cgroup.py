@@ -97,6 +97,17 @@ def find_root(configured: str = "") -> CgroupRoot:
     return CgroupRoot(1, memory, pids)
 
 
+def sweep(root: CgroupRoot) -> None:
+    """Remove run cgroups a process left when it died mid-run (empty by then: the sandbox dies
+    with its parent)."""
+    for parent in (root.memory, root.pids):
+        for directory in parent.glob("sandbox-*-*") if parent is not None else ():
+            pid = directory.name.split("-")[1]
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                with suppress(OSError):
+                    directory.rmdir()
+
+
 @contextmanager
 def run_cgroup(root: CgroupRoot, *, memory_bytes: int, max_processes: int) -> Iterator[RunCgroup]:
     """Fresh cgroups with the limits (no swap), removed afterwards with anything left in them."""

@@ -17,7 +17,15 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agents.sandbox.cgroup import JOIN, JOIN_FAILED, CgroupRoot, RunCgroup, find_root, run_cgroup
+from agents.sandbox.cgroup import (
+    JOIN,
+    JOIN_FAILED,
+    CgroupRoot,
+    RunCgroup,
+    find_root,
+    run_cgroup,
+    sweep,
+)
 from agents.sandbox.command import (
     INPUT,
     SANDBOX_UID,
@@ -63,8 +71,11 @@ def available(bwrap: str | None = None, host: SandboxHost | None = None) -> str:
 
 @functools.lru_cache(maxsize=8)
 def cgroup_root(configured: str = "") -> CgroupRoot:
-    """Where run cgroups are made (found once per process)."""
-    return find_root(configured)
+    """Where run cgroups are made (found once per process, and cleared of those a dead process
+    left)."""
+    root = find_root(configured)
+    sweep(root)
+    return root
 
 
 @functools.lru_cache(maxsize=1)

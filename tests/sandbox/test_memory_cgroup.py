@@ -3,6 +3,7 @@ no process, so that a script cannot take the host's memory from the web server a
 
 from __future__ import annotations
 
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -81,3 +82,48 @@ def test_where_no_memory_cgroup_can_be_made_nothing_runs(bwrap, tmp_path):
         available(bwrap, host)
     with pytest.raises(SandboxUnavailable, match="SANDBOX_REQUIRE_CGROUP=false"):
         run_code("print('unbounded')", LIMITS, host=host)
+
+
+def test_without_a_cgroup_by_choice_each_memfd_file_is_still_bounded_by_the_file_size_limit(
+    bwrap, tmp_path
+):
+    # SANDBOX_REQUIRE_CGROUP=false: RLIMIT_FSIZE bounds each memfd file, not how many there are
+    host = SandboxHost(require_cgroup=False, cgroup=str(tmp_path / "not-a-cgroup"))
+    result = run_code(
+        textwrap.dedent(
+            """
+            import os
+            fd = os.memfd_create("one")
+            try:
+                os.ftruncate(fd, 65 * 2**20)
+            except OSError as error:
+                print(error.strerror)
+            """
+        ),
+        SandboxLimits(max_file_mb=64),
+        host=host,
+    )
+    assert (result.exit_reason, result.stdout) == ("ok", "File too large\n"), result.stderr
+    assert result.memory_peak_mb is None
+
+
+def test_the_cgroups_of_a_process_that_died_mid_run_are_removed(bwrap):
+    from agents.sandbox.runner import cgroup_root
+
+    root = cgroup_root()
+    dead = _a_dead_pid()
+    left = [root.memory / f"sandbox-{dead}-0000"]
+    if root.pids is not None:
+        left.append(root.pids / f"sandbox-{dead}-0000")
+    for directory in left:
+        directory.mkdir()
+    cgroup_root.cache_clear()
+    cgroup_root()
+    assert not any(directory.exists() for directory in left)
+    assert run("print('still runs')").stdout == "still runs\n"
+
+
+def _a_dead_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
