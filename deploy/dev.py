@@ -98,7 +98,35 @@ def run() -> None:
         "--without-gossip",
         "--without-mingle",
     ]
-    server = [
+    server = server_command(host=host, port=port)
+    say(f"serving on http://{host}:{port}/  (sign up there; Ctrl-C stops everything)")
+    supervise([worker, server], names=["worker", "web server"])
+
+
+# uvicorn's bounds on what clients hold (README: Security), each overridable in the environment.
+# uvicorn has no timeout for reading a request's headers and accepts every connection: a
+# trickling or idle client holds its descriptor until it leaves. The production proxy shipped
+# in deploy/nginx/ bounds that (client_header_timeout, connections and requests per address).
+SERVER_LIMITS = {
+    # Connections and tasks at once (sockets included); past it requests are answered 503.
+    "WEB_LIMIT_CONCURRENCY": ("--limit-concurrency", "1000"),
+    # An idle keep-alive connection is closed after this many seconds.
+    "WEB_TIMEOUT_KEEP_ALIVE": ("--timeout-keep-alive", "5"),
+    # A WebSocket message is at most this many bytes (clients send only small JSON pings).
+    "WEB_WS_MAX_SIZE": ("--ws-max-size", "65536"),
+    # Bytes buffered of a request not yet complete (the h11 parser; httptools caps headers).
+    "WEB_MAX_INCOMPLETE_EVENT_BYTES": ("--h11-max-incomplete-event-size", "65536"),
+}
+
+
+def server_command(*, host: str, port: str) -> list[str]:
+    """The web server's command line, with its connection bounds."""
+    limits = [
+        item
+        for variable, (flag, default) in SERVER_LIMITS.items()
+        for item in (flag, os.environ.get(variable) or default)
+    ]
+    return [
         str(BIN / "uvicorn"),
         "config.asgi:application",
         "--host",
@@ -107,9 +135,8 @@ def run() -> None:
         port,
         "--ws",
         "websockets-sansio",
+        *limits,
     ]
-    say(f"serving on http://{host}:{port}/  (sign up there; Ctrl-C stops everything)")
-    supervise([worker, server], names=["worker", "web server"])
 
 
 def check_rendering() -> None:
