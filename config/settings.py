@@ -412,6 +412,19 @@ SEC_USER_AGENT = env_str("SEC_USER_AGENT")
 FRED_API_KEY = env_str("FRED_API_KEY")
 FINANCE_RECORDED_DIR = env_str("FINANCE_RECORDED_DIR")
 FINANCE_CACHE_ALIAS = env_str("FINANCE_CACHE_ALIAS", "default")
+# What one document may cost (README: Security). Page images are lowered to at most this many
+# pixels; a page larger than this many inches a side, a stream inflating past FINANCE_MAX_STREAM_MB
+# or all streams past FINANCE_MAX_INFLATED_MB fail the upload with the reason. Filings are read,
+# and pages rendered, in child processes with these memory ceilings and CPU budgets.
+FINANCE_PAGE_IMAGE_MAX_PIXELS = int(env_float("FINANCE_PAGE_IMAGE_MAX_PIXELS", 16_000_000))
+FINANCE_MAX_PAGE_INCHES = env_float("FINANCE_MAX_PAGE_INCHES", 50.0)
+FINANCE_MAX_STREAM_MB = env_float("FINANCE_MAX_STREAM_MB", 64.0)
+FINANCE_MAX_INFLATED_MB = env_float("FINANCE_MAX_INFLATED_MB", 512.0)
+FINANCE_PARSE_MEMORY_MB = env_float("FINANCE_PARSE_MEMORY_MB", 2048.0)
+FINANCE_PARSE_CPU_SECONDS_BASE = env_float("FINANCE_PARSE_CPU_SECONDS_BASE", 60.0)
+FINANCE_PARSE_CPU_SECONDS_PER_PAGE = env_float("FINANCE_PARSE_CPU_SECONDS_PER_PAGE", 1.0)
+FINANCE_RENDER_MEMORY_MB = env_float("FINANCE_RENDER_MEMORY_MB", 1024.0)
+FINANCE_RENDER_CPU_SECONDS = env_float("FINANCE_RENDER_CPU_SECONDS", 20.0)
 # Provider responses are cached in Django's cache: Redis when there is one; otherwise files under
 # var/ (no service, and shared by the web and worker processes, so one companyfacts download
 # serves both for its TTL).

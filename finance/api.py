@@ -71,11 +71,16 @@ def owned_document(request: Request, document_id: str) -> Document:
 
 
 def api_error(error: DocumentError) -> APIException:
-    """The HTTP face of a service error: 409 for not ready, 404/400 for pages, else 400."""
+    """The HTTP face of a service error: 409 for not ready, a page error's own status (404, 422
+    for a page that cannot be rendered), else 400."""
     if isinstance(error, NotReady):
         return Conflict(str(error))
     if isinstance(error, PageError) and error.status == status.HTTP_404_NOT_FOUND:
         return NotFound(str(error))
+    if isinstance(error, PageError) and error.status != status.HTTP_400_BAD_REQUEST:
+        refused = APIException(str(error))
+        refused.status_code = error.status
+        return refused
     return BadRequest(str(error))
 
 

@@ -29,8 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from finance.documents.errors import DocumentError as DocumentError
 from finance.documents.json_cache import read_json, write_json
 from finance.documents.naming import describe, guess_title, profile_metadata
+from finance.documents.pdf_bounds import PdfBounds, check_inflated_sizes, check_page_sizes
 from finance.documents.profile import DocumentProfile
 from finance.documents.sections import locate_sections
 
@@ -41,12 +43,9 @@ DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 # Below this many pages one process is faster than starting workers.
 PARALLEL_MIN_PAGES = 150
 HTML_CHUNK_CHARS = 4000
+DEFAULT_BOUNDS = PdfBounds()
 
 Progress = Callable[[int, int], None]
-
-
-class DocumentError(ValueError):
-    """The input cannot be ingested; the message says why, for the user."""
 
 
 @dataclass
@@ -276,8 +275,14 @@ def ingest_pdf(
     progress: Progress | None = None,
     max_pages: int = DEFAULT_MAX_PAGES,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    bounds: PdfBounds = DEFAULT_BOUNDS,
+    on_page_count: Callable[[int], None] | None = None,
 ) -> ParsedDocument:
-    """Per-page text, metadata and sections of a PDF; cached under cache_dir by sha256."""
+    """Per-page text, metadata and sections of a PDF; cached under cache_dir by sha256.
+
+    The inflated size of its streams and the size of its pages are checked against `bounds`
+    before pdfium reads any page (DocumentError past them); `on_page_count` hears the number
+    of pages before they are read."""
     _check_size(data, max_bytes)
     sha = hashlib.sha256(data).hexdigest()
     cached = cache_load(cache_dir, sha)
@@ -286,16 +291,20 @@ def ingest_pdf(
             progress(cached.page_count, cached.page_count)
         return cached
     check_pdf_bytes(data)
+    check_inflated_sizes(data, bounds)
     pdf = _open_pdf(data)
     try:
         page_count = len(pdf)
+        if page_count > max_pages:
+            raise DocumentError(f"the PDF has {page_count} pages; the limit is {max_pages}")
+        check_page_sizes(pdf, bounds)
         metadata = {str(k): str(v) for k, v in pdf.get_metadata_dict().items() if v}
     finally:
         pdf.close()
     if page_count == 0:
         raise DocumentError("the PDF has no pages")
-    if page_count > max_pages:
-        raise DocumentError(f"the PDF has {page_count} pages; the limit is {max_pages}")
+    if on_page_count is not None:
+        on_page_count(page_count)
     import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
 
     try:

@@ -18,7 +18,9 @@ from agents.services.queueing import enqueue_on_commit
 from agents.services.quotas import check_stored_bytes
 from finance.documents.data_files import read_data_csv
 from finance.documents.ingest import DocumentError, check_pdf_bytes, pdf_error
+from finance.documents.pdf_bounds import check_page_sizes
 from finance.models import Document
+from finance.services.bounds import pdf_bounds
 from finance.services.locks import PDFIUM_LOCK
 
 KINDS = {".pdf": "pdf", ".htm": "html", ".html": "html", ".csv": "csv"}
@@ -88,12 +90,15 @@ def check_upload(data: bytes, kind: str) -> None:
             raise UploadError(str(pdf_error(error))) from error
         try:
             pages = len(pdf)
+            if pages > max_pages():
+                raise UploadError(f"the PDF has {pages} pages; the limit is {max_pages()}")
+            check_page_sizes(pdf, pdf_bounds())  # reads each page's MediaBox, not its content
+        except DocumentError as error:
+            raise UploadError(str(error)) from error
         finally:
             pdf.close()
     if pages == 0:
         raise UploadError("the PDF has no pages")
-    if pages > max_pages():
-        raise UploadError(f"the PDF has {pages} pages; the limit is {max_pages()}")
 
 
 def document_upload(*, workspace: Workspace, data: bytes, filename: str) -> tuple[Document, bool]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 from typing import Any
 
@@ -10,10 +12,13 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError
 
+from agents.storage_files import local_copy
+from finance.documents.child import run_child
 from finance.documents.data_files import ingest_csv
-from finance.documents.ingest import DocumentError, ParsedDocument, ingest_html, ingest_pdf
+from finance.documents.ingest import DocumentError, ParsedDocument, cache_load, ingest_html
 from finance.models import Document
 from finance.reconcile.ixbrl import InlineXbrlError, parse_inline_xbrl
+from finance.services.bounds import pdf_bounds, read_budget, setting
 from finance.services.documents import cache_dir, max_pages
 from finance.services.locks import PDFIUM_LOCK
 from finance.services.progress import ProgressReporter, progress_save
@@ -23,7 +28,7 @@ from finance.services.rescue import (
     heartbeat,
     max_attempts,
 )
-from finance.statements.cache import cached_statements
+from finance.statements.cache import cached_statements, stored_statements
 from finance.statements.inline_xbrl import statements_from_inline_xbrl
 
 logger = logging.getLogger(__name__)
@@ -52,20 +57,62 @@ def html_statements(data: bytes, parsed: ParsedDocument, *, name: str) -> dict[s
     )
 
 
-def parse(document: Document, data: bytes, reporter: ProgressReporter) -> ParsedDocument:
+def parse(
+    document: Document, data: bytes, reporter: ProgressReporter
+) -> tuple[ParsedDocument, dict[str, Any] | None]:
+    """The document's pages and sections, and its statements where a filing has them."""
+    if document.kind == "pdf":
+        return read_pdf(document, data, reporter)
     if document.kind == "csv":
         reporter.report(0.05, "Reading the CSV file", force=True)
-        return ingest_csv(data, cache_dir=cache_dir("documents"))
-    if document.kind == "html":
-        reporter.report(0.05, "Reading the HTML filing", force=True)
-        return ingest_html(data, cache_dir=cache_dir("documents"))
-    with PDFIUM_LOCK:
-        return ingest_pdf(
-            data,
-            cache_dir=cache_dir("documents"),
-            progress=reporter.pages(0.02, READ_END),
-            max_pages=max_pages(),
+        return ingest_csv(data, cache_dir=cache_dir("documents")), None
+    reporter.report(0.05, "Reading the HTML filing", force=True)
+    parsed = ingest_html(data, cache_dir=cache_dir("documents"))
+    reporter.report(READ_END + 0.05, "Extracting statements", force=True)
+    return parsed, html_statements(data, parsed, name=document.name)
+
+
+def read_pdf(
+    document: Document, data: bytes, reporter: ProgressReporter
+) -> tuple[ParsedDocument, dict[str, Any]]:
+    """Pages and statements of a PDF filing, from the caches or read in a bounded child: a file
+    that passes its bounds (pdf_bounds) or its child's memory or CPU fails with the reason."""
+    sha = hashlib.sha256(data).hexdigest()
+    parsed = cache_load(cache_dir("documents"), sha)
+    statements = stored_statements(sha, name=document.name, cache_dir=cache_dir("statements"))
+    pages = reporter.pages(0.02, READ_END)
+    if parsed is not None and statements is not None:  # read before: no child to start
+        pages(parsed.page_count, parsed.page_count)
+        reporter.report(READ_END + 0.05, "Extracting statements", force=True)
+        return parsed, statements
+
+    def on_event(line: str) -> None:
+        kind, _, rest = line.partition(" ")
+        if kind == "progress":
+            done, total = rest.split()
+            pages(int(done), int(total))
+        elif kind == "stage":
+            reporter.report(READ_END + 0.05, "Extracting statements", force=True)
+
+    job = {
+        "command": "read",
+        "name": document.name,
+        "documents": str(cache_dir("documents")),
+        "statements": str(cache_dir("statements")),
+        "max_pages": max_pages(),
+        "bounds": pdf_bounds().to_dict(),
+        "cpu_base": setting("FINANCE_PARSE_CPU_SECONDS_BASE"),
+        "cpu_per_page": setting("FINANCE_PARSE_CPU_SECONDS_PER_PAGE"),
+    }
+    with local_copy(document.file) as path:
+        out = run_child(
+            {**job, "path": str(path)},
+            budget=read_budget(max_pages()),
+            what="reading the file",
+            on_event=on_event,
         )
+    result = json.loads(out)
+    return ParsedDocument.from_dict(result["document"]), dict(result["statements"])
 
 
 def document_ingest(*, document_id: int) -> str:
@@ -103,14 +150,7 @@ def _ingest(document: Document) -> str:
         with document.file.open("rb") as handle:
             data = handle.read()
         reporter.report(0.01, "Opening the filing", force=True)
-        parsed = parse(document, data, reporter)
-        statements = None
-        if document.kind == "pdf":
-            reporter.report(READ_END + 0.05, "Extracting statements", force=True)
-            statements = statements_of(data, name=document.name)
-        elif document.kind == "html":
-            reporter.report(READ_END + 0.05, "Extracting statements", force=True)
-            statements = html_statements(data, parsed, name=document.name)
+        parsed, statements = parse(document, data, reporter)
     except DocumentError as error:
         document_fail(document, str(error))
         return "failed"

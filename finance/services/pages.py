@@ -7,7 +7,6 @@ page with no flip: left = x0 / width, top = top / height.
 
 from __future__ import annotations
 
-import io
 import math
 import os
 import tempfile
@@ -16,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.storage_files import local_copy
+from finance.documents.child import run_child
 from finance.documents.data_files import ingest_csv
 from finance.documents.ingest import DocumentError, clean_text, ingest_html
 from finance.models import Document
+from finance.services.bounds import page_image_max_pixels, render_budget
 from finance.services.documents import cache_dir, document_ready
 from finance.services.locks import PDFIUM_LOCK
 
@@ -93,7 +94,8 @@ def parse_box(raw: str | None, *, width: float | None, height: float | None) -> 
 
 
 def parse_scale(raw: str | None) -> float:
-    """A render scale (1.0 = 72 dpi) clamped to [MIN_SCALE, MAX_SCALE]; PageError if not numeric."""
+    """A render scale (1.0 = 72 dpi) clamped to [MIN_SCALE, MAX_SCALE] in steps of 0.25;
+    PageError if not numeric."""
     if raw is None or raw == "":
         return DEFAULT_SCALE
     try:
@@ -102,7 +104,8 @@ def parse_scale(raw: str | None) -> float:
         scale = math.nan
     if not math.isfinite(scale):
         raise PageError(f"scale must be a number between {MIN_SCALE} and {MAX_SCALE}")
-    return round(min(MAX_SCALE, max(MIN_SCALE, scale)), 2)
+    # Steps of a quarter: a page has a few cached images, not one per hundredth of a scale.
+    return round(min(MAX_SCALE, max(MIN_SCALE, scale)) * 4) / 4
 
 
 def _checked(document: Document, page: int) -> None:
@@ -140,7 +143,11 @@ def page_info(*, document: Document, page: int) -> PageInfo:
 
 
 def page_png(*, document: Document, page: int, scale: float) -> bytes:
-    """The page rendered as PNG, cached on disk per (content, page, scale)."""
+    """The page rendered as PNG, cached on disk per (content, page, scale).
+
+    Rendered in a bounded child, never in the web process: at most
+    FINANCE_PAGE_IMAGE_MAX_PIXELS (the scale is lowered to fit), within the child's memory and
+    CPU budget; a page that cannot be rendered is a PageError (422) with the reason."""
     _checked(document, page)
     if document.kind != "pdf":
         kind = "CSV files" if document.kind == "csv" else "HTML filings"
@@ -150,19 +157,14 @@ def page_png(*, document: Document, page: int, scale: float) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         pass
-    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
-
-    with local_copy(document.file) as source, PDFIUM_LOCK:
-        pdf = pdfium.PdfDocument(str(source))
+    job = {"command": "render", "page": page, "scale": scale, "max_pixels": page_image_max_pixels()}
+    with local_copy(document.file) as source:
         try:
-            pdf_page = pdf[page]
-            image = pdf_page.render(scale=scale).to_pil()
-            pdf_page.close()
-        finally:
-            pdf.close()
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", optimize=False)
-    data = buffer.getvalue()
+            data = run_child(
+                {**job, "path": str(source)}, budget=render_budget(), what="rendering the page"
+            )
+        except DocumentError as error:
+            raise PageError(str(error), status=422) from error
     _store(path, data)
     return data
 

@@ -26,13 +26,22 @@ def cached_statements(
     """The statements of a PDF (`extract_statements(...).to_dict()`), from the cache when the
     same bytes were extracted before; `document` is always this upload's name."""
     sha = hashlib.sha256(data).hexdigest()
+    stored = stored_statements(sha, name=name, cache_dir=cache_dir)
+    if stored is not None:
+        return stored
     path = cache_dir / f"{sha}.json" if cache_dir is not None else None
-    if path is not None:
-        stored = read_json(path)
-        if isinstance(stored, dict) and stored.get("version") == CACHE_VERSION:
-            return {**stored["statements"], "document": name}
     run = extract or (lambda raw, label: extract_statements(raw, name=label).to_dict())
     statements = run(data, name)
     if path is not None:
         write_json(path, {"version": CACHE_VERSION, "statements": statements})
     return statements
+
+
+def stored_statements(sha: str, *, name: str, cache_dir: Path | None) -> dict[str, Any] | None:
+    """The cached statements of the bytes whose sha256 is `sha`, named `name`; None if none."""
+    if cache_dir is None:
+        return None
+    stored = read_json(cache_dir / f"{sha}.json")
+    if isinstance(stored, dict) and stored.get("version") == CACHE_VERSION:
+        return {**stored["statements"], "document": name}
+    return None

@@ -250,7 +250,7 @@ def test_a_failed_upload_of_the_same_bytes_is_tried_again(
 def fake_parse(document, data, reporter):
     from finance.documents.ingest import ParsedDocument
 
-    return ParsedDocument(sha256=document.sha256, pages=["text " * 10], page_count=1)
+    return ParsedDocument(sha256=document.sha256, pages=["text " * 10], page_count=1), None
 
 
 def test_an_unexpected_error_fails_the_document_with_a_short_message(
