@@ -166,7 +166,7 @@ def _cache_put(key: str, mesh: trimesh.Trimesh) -> None:
 def _mesh_bytes(mesh: trimesh.Trimesh) -> int:
     """Its vertex and face arrays and the topology trimesh has cached beside them (the size of
     a cached mesh is taken when it is put, so later reads cannot unbalance the total)."""
-    cached = mesh._cache.cache.values()
+    cached = getattr(getattr(mesh, "_cache", None), "cache", {}).values()
     arrays = [mesh.vertices, mesh.faces, *(v for v in cached if isinstance(v, np.ndarray))]
     return sum(int(array.nbytes) for array in arrays)
 

@@ -37,6 +37,9 @@ def load(context: ToolContext) -> Scene:
 
 
 def save(context: ToolContext, scene: Scene, **fields: Any) -> None:
+    """Store the run's working scene; ToolError (nothing stored) when it is over the caps, so
+    no later round renders or exports a scene a person could not have made."""
+    check_budget(context, scene)
     WorkingScene.objects.update_or_create(
         run_id=run_id(context), defaults={"scene": scene.to_dict(), **fields}
     )

@@ -10,6 +10,7 @@ from agents.runtime import ToolContext, ToolError
 from agents.services.runs import run_create
 from studio.models import WorkingScene
 from studio.scene import geometry
+from studio.tools.round_tools import build_scene
 from studio.tools.scene_tools import add_object, combine_objects
 from tests.studio.bombs import nested_booleans, revolve
 
@@ -50,3 +51,14 @@ def test_a_refused_combination_keeps_both_operands(context, monkeypatch):
         combine_objects({"name": "ab", "op": "union", "a": "a", "b": "b"}, context)
 
     assert saved_names(context) == ["a", "b"]
+
+
+def test_a_built_scene_over_the_caps_is_not_saved(context, monkeypatch):
+    monkeypatch.setattr("studio.user_edits.MAX_TRIANGLES", 100)
+
+    with pytest.raises(
+        ToolError, match=r"this scene would have about [\d,]+ triangles; the limit is 100"
+    ):
+        build_scene({"request": "a table with a red ball"}, context)
+
+    assert saved_names(context) == []
