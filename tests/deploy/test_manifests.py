@@ -233,3 +233,29 @@ def test_the_image_can_render_and_runs_as_an_unprivileged_user():
     assert re.search(r"^FROM python:3\.11\.\d+-slim-bookworm$", text, re.M)
     user = re.findall(r"^USER\s+(\S+)", text, re.M)
     assert user and user[-1] not in ("root", "0")
+
+
+def test_the_shipped_web_servers_carry_the_run_commands_connection_bounds():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dev_runner", DEPLOY / "dev.py")
+    assert spec and spec.loader
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    web = next(
+        container["command"]
+        for document in k8s_documents()
+        for container in containers(document)
+        if container["name"] == "web"
+    )
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    image = shlex.split(
+        re.search(r"^CMD \[(.*?)\]", dockerfile, re.S | re.M)[1].replace("\\\n", "")
+    )
+    image = [word.rstrip(",") for word in image]
+    for flag, default in dev.SERVER_LIMITS.values():
+        if flag.startswith("--h11"):
+            continue  # the h11 parser only: the images serve with httptools
+        for command in (web, image):
+            assert flag in command, (flag, command)
+            assert command[command.index(flag) + 1] == default, (flag, command)
