@@ -140,10 +140,10 @@ def _emit(line: str) -> None:
 
 
 def _jobs() -> dict[str, Job]:
-    from finance.documents.page_image import render_job
+    from finance.documents.pdf_page import page_text_job, render_job
     from finance.documents.reading import read_job
 
-    return {"render": render_job, "read": read_job}
+    return {"render": render_job, "text": page_text_job, "read": read_job}
 
 
 def main(argv: list[str]) -> int:

@@ -7,6 +7,7 @@ page with no flip: left = x0 / width, top = top / height.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import tempfile
@@ -17,7 +18,7 @@ from typing import Any
 from agents.storage_files import local_copy
 from finance.documents.child import run_child
 from finance.documents.data_files import ingest_csv
-from finance.documents.ingest import DocumentError, clean_text, ingest_html
+from finance.documents.ingest import DocumentError, cache_load, ingest_html
 from finance.models import Document
 from finance.services.bounds import page_image_max_pixels, render_budget
 from finance.services.documents import cache_dir, document_ready
@@ -125,21 +126,32 @@ def page_info(*, document: Document, page: int) -> PageInfo:
         with document.file.open("rb") as handle:
             parsed = ingest_csv(handle.read(), cache_dir=cache_dir("documents"))
         return PageInfo(document, page, document.pages, None, None, parsed.pages[page])
-    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+    with local_copy(document.file) as path:
+        width, height, text = _pdf_page_text(document, page, path)
+    return PageInfo(document, page, document.pages, width, height, text)
 
-    # pdfium reads only the pages it needs from a path (a temporary copy where storage is S3).
-    with local_copy(document.file) as path, PDFIUM_LOCK:
-        pdf = pdfium.PdfDocument(str(path))
-        try:
-            pdf_page = pdf[page]
-            width, height = pdf_page.get_size()
-            textpage = pdf_page.get_textpage()
-            text = clean_text(textpage.get_text_range())
-            textpage.close()
-            pdf_page.close()
-        finally:
-            pdf.close()
-    return PageInfo(document, page, document.pages, float(width), float(height), text)
+
+def _pdf_page_text(document: Document, page: int, path: Path) -> tuple[float, float, str]:
+    """The text ingestion kept, and the page's size from its MediaBox (pdfium does not parse the
+    page's content for that); without the kept text, read in a bounded child: never the
+    content streams in the web process."""
+    parsed = cache_load(cache_dir("documents"), document.sha256)
+    if parsed is not None and page < len(parsed.pages):
+        import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
+        with PDFIUM_LOCK:
+            pdf = pdfium.PdfDocument(str(path))
+            try:
+                width, height = pdf.get_page_size(page)
+            finally:
+                pdf.close()
+        return float(width), float(height), parsed.pages[page]
+    job = {"command": "text", "path": str(path), "page": page}
+    try:
+        out = json.loads(run_child(job, budget=render_budget(), what="reading the page"))
+    except DocumentError as error:
+        raise PageError(str(error), status=422) from error
+    return float(out["width"]), float(out["height"]), str(out["text"])
 
 
 def page_png(*, document: Document, page: int, scale: float) -> bytes:

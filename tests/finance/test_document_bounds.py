@@ -124,3 +124,25 @@ def test_a_document_past_its_cpu_budget_per_page_fails_saying_so(
     assert document["status"] == "failed", document
     assert "took more than its time budget (1 s and 0.01 s a page of CPU)" in document["message"]
     assert time.monotonic() - started < 10
+
+
+def test_a_bomb_ingested_before_the_bounds_cannot_take_the_web_process_down(
+    alice_api, workspace, media_root
+):
+    from django.core.files.base import ContentFile
+
+    from finance.models import Document
+
+    data = flate_bomb_pdf(pages=1, inflated=1 << 30)  # stored as ready, before any scan
+    document = Document(workspace=workspace, name="old.pdf", sha256="b" * 64, kind="pdf")
+    document.status, document.pages = Document.Status.READY, 1
+    document.file.save("old.pdf", ContentFile(data))
+    before, started = peak_mb(), time.monotonic()
+
+    page = alice_api.get(f"/api/v1/finance/documents/{document.pk}/pages/0")
+    image = alice_api.get(f"/api/v1/finance/documents/{document.pk}/pages/0.png")
+
+    # Reading its text parsed the 1 GiB stream in this process: ~2 GB, then a 200.
+    assert page.status_code == 422 and "MB of memory" in page.json()["detail"]
+    assert image.status_code == 422 and "MB of memory" in image.json()["detail"]
+    assert peak_mb() - before < GROWTH_MB and time.monotonic() - started < 10

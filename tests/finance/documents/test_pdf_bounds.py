@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from finance.documents.errors import DocumentError
-from finance.documents.page_image import bounded_scale
 from finance.documents.pdf_bounds import PdfBounds, check_inflated_sizes, inflated_size
+from finance.documents.pdf_page import bounded_scale
 from tests.finance.pdf_bombs import spaces_deflated, text_pages_pdf
 from tests.finance.uploads import FILINGS, needs_filings
 

@@ -1,18 +1,21 @@
-"""A page of a PDF as PNG, its size bounded by pixels before pdfium allocates anything.
+"""One page of a PDF: its size and text, or its image bounded by pixels before pdfium allocates
+anything. Run in a bounded child (`finance.documents.child`).
 
-Run in a bounded child (`finance.documents.child`): the scale asked for is lowered until the
-image holds at most `max_pixels`, so a page whose MediaBox is 200 inches square renders as a
-16-megapixel image, not a 43200-pixel-square bitmap of 5.6 GB.
+The scale asked for is lowered until the image holds at most `max_pixels`, so a page whose
+MediaBox is 200 inches square renders as a 16-megapixel image, not a 43200-pixel-square bitmap
+of 5.6 GB.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import math
 from collections.abc import Callable
 from typing import Any
 
 from finance.documents.errors import DocumentError
+from finance.documents.ingest import clean_text
 
 
 def bounded_scale(width: float, height: float, *, scale: float, max_pixels: int) -> float:
@@ -55,3 +58,23 @@ def render_job(job: dict[str, Any], emit: Callable[[str], None]) -> bytes:
         scale=float(job["scale"]),
         max_pixels=int(job["max_pixels"]),
     )
+
+
+def page_text_job(job: dict[str, Any], emit: Callable[[str], None]) -> bytes:
+    """The child's `text` job: {path, page} -> JSON {width, height, text} (points)."""
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
+    try:
+        pdf = pdfium.PdfDocument(str(job["path"]))
+        try:
+            pdf_page = pdf[int(job["page"])]
+            width, height = pdf_page.get_size()
+            textpage = pdf_page.get_textpage()
+            text = clean_text(textpage.get_text_range())
+            textpage.close()
+            pdf_page.close()
+        finally:
+            pdf.close()
+    except pdfium.PdfiumError as error:
+        raise DocumentError(f"the page cannot be read ({error})") from error
+    return json.dumps({"width": width, "height": height, "text": text}).encode()
