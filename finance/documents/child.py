@@ -141,9 +141,14 @@ def _emit(line: str) -> None:
 
 def _jobs() -> dict[str, Job]:
     from finance.documents.pdf_page import page_text_job, render_job
-    from finance.documents.reading import read_job
+    from finance.documents.reading import read_job, statements_job
 
-    return {"render": render_job, "text": page_text_job, "read": read_job}
+    return {
+        "render": render_job,
+        "text": page_text_job,
+        "read": read_job,
+        "statements": statements_job,
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from finance.documents.ingest import ingest_pdf
-from finance.documents.pdf_bounds import PdfBounds
+from finance.documents.pdf_bounds import PdfBounds, check_inflated_sizes
 
 
 def read_job(job: dict[str, Any], emit: Callable[[str], None]) -> bytes:
@@ -42,6 +42,17 @@ def read_job(job: dict[str, Any], emit: Callable[[str], None]) -> bytes:
     emit("stage statements")
     statements = cached_statements(data, name=str(job["name"]), cache_dir=Path(job["statements"]))
     return json.dumps({"document": parsed.to_dict(), "statements": statements}).encode()
+
+
+def statements_job(job: dict[str, Any], emit: Callable[[str], None]) -> bytes:
+    """{path, name, statements (cache folder), bounds} -> JSON statements, once the streams are
+    within their bounds."""
+    from finance.statements.cache import cached_statements
+
+    data = Path(job["path"]).read_bytes()
+    check_inflated_sizes(data, PdfBounds(**job["bounds"]))
+    statements = cached_statements(data, name=str(job["name"]), cache_dir=Path(job["statements"]))
+    return json.dumps(statements).encode()
 
 
 def narrow_cpu(seconds: float) -> None:

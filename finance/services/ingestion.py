@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import tempfile
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -20,7 +21,6 @@ from finance.models import Document
 from finance.reconcile.ixbrl import InlineXbrlError, parse_inline_xbrl
 from finance.services.bounds import pdf_bounds, read_budget, setting
 from finance.services.documents import cache_dir, max_pages
-from finance.services.locks import PDFIUM_LOCK
 from finance.services.progress import ProgressReporter, progress_save
 from finance.services.rescue import (
     document_claim,
@@ -28,7 +28,7 @@ from finance.services.rescue import (
     heartbeat,
     max_attempts,
 )
-from finance.statements.cache import cached_statements, stored_statements
+from finance.statements.cache import stored_statements
 from finance.statements.inline_xbrl import statements_from_inline_xbrl
 
 logger = logging.getLogger(__name__)
@@ -38,8 +38,26 @@ READ_END = 0.7
 
 
 def statements_of(data: bytes, *, name: str) -> dict[str, Any]:
-    with PDFIUM_LOCK:
-        return cached_statements(data, name=name, cache_dir=cache_dir("statements"))
+    """Statements of a PDF filing: kept from before, or extracted in a bounded child."""
+    sha = hashlib.sha256(data).hexdigest()
+    stored = stored_statements(sha, name=name, cache_dir=cache_dir("statements"))
+    if stored is not None:
+        return stored
+    job = {
+        "command": "statements",
+        "name": name,
+        "statements": str(cache_dir("statements")),
+        "bounds": pdf_bounds().to_dict(),
+    }
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as copy:
+        copy.write(data)
+        copy.flush()
+        out = run_child(
+            {**job, "path": copy.name},
+            budget=read_budget(max_pages()),
+            what="extracting the statements",
+        )
+    return dict(json.loads(out))
 
 
 def html_statements(data: bytes, parsed: ParsedDocument, *, name: str) -> dict[str, Any] | None:

@@ -126,17 +126,22 @@ def test_a_document_past_its_cpu_budget_per_page_fails_saying_so(
     assert time.monotonic() - started < 10
 
 
-def test_a_bomb_ingested_before_the_bounds_cannot_take_the_web_process_down(
-    alice_api, workspace, media_root
-):
+def stored_as_ready(workspace, data: bytes, sha: str):
+    """A document read before the bounds existed: ready, nothing of it kept in the caches."""
     from django.core.files.base import ContentFile
 
     from finance.models import Document
 
-    data = flate_bomb_pdf(pages=1, inflated=1 << 30)  # stored as ready, before any scan
-    document = Document(workspace=workspace, name="old.pdf", sha256="b" * 64, kind="pdf")
+    document = Document(workspace=workspace, name="old.pdf", sha256=sha, kind="pdf")
     document.status, document.pages = Document.Status.READY, 1
     document.file.save("old.pdf", ContentFile(data))
+    return document
+
+
+def test_a_bomb_ingested_before_the_bounds_cannot_take_the_web_process_down(
+    alice_api, workspace, media_root
+):
+    document = stored_as_ready(workspace, flate_bomb_pdf(pages=1, inflated=1 << 30), "b" * 64)
     before, started = peak_mb(), time.monotonic()
 
     page = alice_api.get(f"/api/v1/finance/documents/{document.pk}/pages/0")
@@ -145,4 +150,15 @@ def test_a_bomb_ingested_before_the_bounds_cannot_take_the_web_process_down(
     # Reading its text parsed the 1 GiB stream in this process: ~2 GB, then a 200.
     assert page.status_code == 422 and "MB of memory" in page.json()["detail"]
     assert image.status_code == 422 and "MB of memory" in image.json()["detail"]
+    assert peak_mb() - before < GROWTH_MB and time.monotonic() - started < 10
+
+
+def test_statements_of_a_bomb_are_refused_outside_the_web_process(alice_api, workspace, media_root):
+    document = stored_as_ready(workspace, flate_bomb_pdf(pages=1, inflated=1 << 30), "c" * 64)
+    before, started = peak_mb(), time.monotonic()
+
+    response = alice_api.get(f"/api/v1/finance/documents/{document.pk}/statements")
+
+    # pdfplumber read the 1 GiB stream in this process (pdfminer inflates it whole, in Python).
+    assert response.status_code == 400 and "inflates past 64 MB" in response.json()["detail"]
     assert peak_mb() - before < GROWTH_MB and time.monotonic() - started < 10
