@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import resource
 import signal
@@ -28,6 +29,7 @@ from typing import IO, Any
 
 from finance.documents.errors import DocumentError
 
+logger = logging.getLogger(__name__)
 MB = 1 << 20
 REFUSED_EXIT, MEMORY_EXIT = 2, 3
 OUT_OF_MEMORY = {MEMORY_EXIT, -signal.SIGABRT, -signal.SIGSEGV, -signal.SIGBUS, -signal.SIGKILL}
@@ -93,7 +95,8 @@ def run_child(
             f"{what} needed more than its {budget.memory_bytes // MB} MB of memory: "
             "a file built to exhaust the servers is refused"
         )
-    raise DocumentError(f"{what} failed (exit status {code}): {tail[-300:]}")
+    logger.warning("%s failed in its child (exit status %s): %s", what, code, tail)
+    raise DocumentError(f"{what} failed because of an internal error (exit status {code})")
 
 
 def _expire(child: subprocess.Popen[bytes], expired: threading.Event) -> None:
