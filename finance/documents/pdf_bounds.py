@@ -4,7 +4,9 @@ A 1 MB file can hold a Flate stream that inflates to a gigabyte (pdfium then nee
 seconds for every page that draws it), or a page 200 inches wide whose image is gigapixels. These
 checks read the raw bytes only: every stream of a PDF is a top-level object (object streams hold
 no streams), so a scan for `stream` keywords finds them all, and each Flate stream is inflated in
-bounded steps, counting bytes and keeping none, until it ends or passes its limit.
+bounded steps, counting bytes and keeping none, until it ends or passes its limit. Streams of a
+file encrypted with an empty user password (most EDGAR filings) are decrypted first
+(`pdf_crypt`).
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from finance.documents.errors import DocumentError
+from finance.documents.pdf_crypt import stream_decrypter
 
 MB = 1 << 20
 POINTS_PER_INCH = 72
 STEP = 1 << 20  # inflate at most this much at a time
 # A dictionary, then `stream` and its end of line (CRLF or LF; a lone CR is tolerated).
 _STREAM = re.compile(rb">>\s*stream(?:\r\n|\n|\r)")
-_OBJ = re.compile(rb"(\d+)\s+\d+\s+obj\b")
+_OBJ = re.compile(rb"(\d+)\s+(\d+)\s+obj\b")
 _FILTER = re.compile(rb"/Filter\s*(\[[^\]]*\]|/[^\s/\[\]<>()]+)")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
 _NAME = re.compile(rb"/([^\s/\[\]<>()]+)")
@@ -60,9 +63,16 @@ def check_page_sizes(pdf: Any, bounds: PdfBounds) -> None:
 def check_inflated_sizes(data: bytes, bounds: PdfBounds) -> int:
     """Total bytes the PDF's Flate streams inflate to; DocumentError past either bound."""
     total = 0
-    for number, filters, raw in _streams(data):
+    decrypt = stream_decrypter(data)
+    for number, generation, dictionary, raw in _streams(data):
+        filters = _filters(dictionary)
         if not filters or any(name not in (b"FlateDecode", b"Fl") for name in filters):
             continue  # not Flate alone: the parse's memory limit bounds the rest
+        if decrypt is not None and b"/XRef" not in dictionary:  # xref streams are plain
+            try:
+                raw = decrypt(number, generation, raw)
+            except ValueError:
+                continue  # an encryption not measured here: the parse's limits bound it
         size = inflated_size(raw, layers=len(filters), limit=bounds.stream_bytes)
         if size > bounds.stream_bytes:
             raise DocumentError(
@@ -111,20 +121,25 @@ def _inflate(chunks: Iterator[bytes]) -> Iterator[bytes]:
         return
 
 
-def _streams(data: bytes) -> Iterator[tuple[int, list[bytes], bytes]]:
-    """(object number, filter names, raw bytes) of each stream in the file."""
+def _streams(data: bytes) -> Iterator[tuple[int, int, bytes, bytes]]:
+    """(object number, generation, dictionary, raw bytes) of each stream in the file."""
     position = 0
     while (match := _STREAM.search(data, position)) is not None:
         start = match.end()
         head = data[max(0, match.start() - 4096) : match.start() + 2]
         objects = list(_OBJ.finditer(head))
-        number = int(objects[-1].group(1)) if objects else 0
+        number, generation = (
+            (int(objects[-1].group(1)), int(objects[-1].group(2))) if objects else (0, 0)
+        )
         dictionary = head[objects[-1].end() :] if objects else head
         end = _stream_end(data, start, dictionary)
         position = max(end, start)
-        filters = _FILTER.search(dictionary)
-        names = _NAME.findall(filters.group(1)) if filters else []
-        yield number, names, data[start:end]
+        yield number, generation, dictionary, data[start:end]
+
+
+def _filters(dictionary: bytes) -> list[bytes]:
+    found = _FILTER.search(dictionary)
+    return _NAME.findall(found.group(1)) if found else []
 
 
 def _stream_end(data: bytes, start: int, dictionary: bytes) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import zlib
 
@@ -9,8 +10,22 @@ TEXT = b"BT /F1 12 Tf 72 720 Td (Annual report pursuant to Section 13 of the Exc
 CHUNK = 1 << 20
 
 
-def pdf_of(objects: list[bytes]) -> bytes:
-    """A PDF whose object n is objects[n - 1], with a correct cross-reference table."""
+PAD = bytes.fromhex("28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A")
+FILE_ID = bytes.fromhex("0123456789abcdef0123456789abcdef")
+
+
+def pdf_of(objects: list[bytes], *, encrypt: bool = False) -> bytes:
+    """A PDF whose object n is objects[n - 1], with a correct cross-reference table; with
+    `encrypt`, its streams RC4-encrypted under an empty user password (V1 R2, as anyone can
+    open, the way EDGAR filings are)."""
+    key = hashlib.md5(PAD + b"O" * 32 + (-4 & 0xFFFFFFFF).to_bytes(4, "little") + FILE_ID).digest()
+    if encrypt:
+        objects = [_encrypted(body, number, key[:5]) for number, body in enumerate(objects, 1)]
+        user = _rc4(key[:5], PAD)
+        objects.append(
+            b"<< /Filter /Standard /V 1 /R 2 /O <%s> /U <%s> /P -4 >>"
+            % ((b"O" * 32).hex().encode(), user.hex().encode())
+        )
     out = b"%PDF-1.4\n"
     offsets = []
     for number, body in enumerate(objects, 1):
@@ -19,8 +34,32 @@ def pdf_of(objects: list[bytes]) -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1)
+    trailer = b"/Size %d /Root 1 0 R /ID [<%s> <%s>]" % (
+        len(objects) + 1,
+        FILE_ID.hex().encode(),
+        FILE_ID.hex().encode(),
+    )
+    if encrypt:
+        trailer += b" /Encrypt %d 0 R" % len(objects)
+    out += b"trailer\n<< %s >>\n" % trailer
     return out + b"startxref\n%d\n%%%%EOF\n" % xref
+
+
+def _rc4(key: bytes, data: bytes) -> bytes:
+    from cryptography.hazmat.decrepit.ciphers.algorithms import ARC4
+    from cryptography.hazmat.primitives.ciphers import Cipher
+
+    return Cipher(ARC4(key), mode=None).encryptor().update(data)
+
+
+def _encrypted(body: bytes, number: int, key: bytes) -> bytes:
+    """The object with its stream's bytes encrypted (these objects hold no strings)."""
+    if b"\nstream\n" not in body:
+        return body
+    head, rest = body.split(b"\nstream\n", 1)
+    data = rest[: -len(b"\nendstream")]
+    object_key = hashlib.md5(key + number.to_bytes(3, "little") + b"\0\0").digest()[:10]
+    return head + b"\nstream\n" + _rc4(object_key, data) + b"\nendstream"
 
 
 def stream(data: bytes, extra: bytes = b"") -> bytes:
@@ -41,7 +80,12 @@ def spaces_deflated(size: int) -> bytes:
 
 
 def text_pages_pdf(
-    *, pages: int = 1, media_box: float = 612, shared: bytes | None = None, filters: int = 1
+    *,
+    pages: int = 1,
+    media_box: float = 612,
+    shared: bytes | None = None,
+    filters: int = 1,
+    encrypt: bool = False,
 ) -> bytes:
     """`pages` pages of one line of text each, `media_box` points square; with `shared`, every
     page also draws that one deflated stream (`filters` times FlateDecode)."""
@@ -61,7 +105,7 @@ def text_pages_pdf(
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %s"
             b" /Resources << /Font << /F1 3 0 R >> >> >>" % (size, size, contents)
         )
-    return pdf_of(objects)
+    return pdf_of(objects, encrypt=encrypt)
 
 
 def huge_page_pdf(points: float = 14400) -> bytes:
@@ -69,6 +113,6 @@ def huge_page_pdf(points: float = 14400) -> bytes:
     return text_pages_pdf(media_box=points)
 
 
-def flate_bomb_pdf(*, pages: int = 200, inflated: int = 1 << 30) -> bytes:
+def flate_bomb_pdf(*, pages: int = 200, inflated: int = 1 << 30, encrypt: bool = False) -> bytes:
     """`pages` pages of text sharing one content stream of `inflated` spaces (~1 MB for 1 GiB)."""
-    return text_pages_pdf(pages=pages, shared=spaces_deflated(inflated))
+    return text_pages_pdf(pages=pages, shared=spaces_deflated(inflated), encrypt=encrypt)

@@ -162,3 +162,13 @@ def test_statements_of_a_bomb_are_refused_outside_the_web_process(alice_api, wor
     # pdfplumber read the 1 GiB stream in this process (pdfminer inflates it whole, in Python).
     assert response.status_code == 400 and "inflates past 64 MB" in response.json()["detail"]
     assert peak_mb() - before < GROWTH_MB and time.monotonic() - started < 10
+
+
+def test_an_encrypted_flate_bomb_fails_before_it_is_parsed(alice_api, workspace, upload):
+    data = flate_bomb_pdf(pages=200, inflated=1 << 30, encrypt=True)
+    before, started = peak_mb(), time.monotonic()
+
+    document = upload(alice_api, workspace, "bomb.pdf", data).after
+
+    assert document["status"] == "failed" and "inflates past 64 MB" in document["message"]
+    assert time.monotonic() - started < 5 and peak_mb() - before < GROWTH_MB

@@ -14,7 +14,7 @@ import pytest
 from finance.documents.errors import DocumentError
 from finance.documents.pdf_bounds import PdfBounds, check_inflated_sizes, inflated_size
 from finance.documents.pdf_page import bounded_scale
-from tests.finance.pdf_bombs import spaces_deflated, text_pages_pdf
+from tests.finance.pdf_bombs import flate_bomb_pdf, spaces_deflated, text_pages_pdf
 from tests.finance.uploads import FILINGS, needs_filings
 
 MB = 1 << 20
@@ -64,3 +64,18 @@ def test_real_filings_pass_the_bounds_in_well_under_a_second():
         check_page_sizes(pdf, PdfBounds())
         pdf.close()
         assert time.monotonic() - started < 1, path.name
+
+
+def test_an_encrypted_bomb_is_measured_through_its_encryption():
+    import pypdfium2 as pdfium  # type: ignore[import-untyped,unused-ignore]
+
+    bomb = flate_bomb_pdf(pages=200, inflated=1 << 30, encrypt=True)  # as EDGAR filings are
+    pdf = pdfium.PdfDocument(bomb)  # anyone can open it: the user password is empty
+    assert len(pdf) == 200 and "Annual report" in pdf[0].get_textpage().get_text_range()
+    pdf.close()
+    started = time.monotonic()
+
+    with pytest.raises(DocumentError, match="inflates past 64 MB"):
+        check_inflated_sizes(bomb, PdfBounds())
+
+    assert time.monotonic() - started < 1
