@@ -249,9 +249,9 @@ def test_the_shipped_web_servers_carry_the_run_commands_connection_bounds():
         if container["name"] == "web"
     )
     dockerfile = (DEPLOY / "Dockerfile").read_text()
-    image = shlex.split(
-        re.search(r"^CMD \[(.*?)\]", dockerfile, re.S | re.M)[1].replace("\\\n", "")
-    )
+    cmd = re.search(r"^CMD \[(.*?)\]", dockerfile, re.S | re.M)
+    assert cmd is not None, "the Dockerfile has no CMD"
+    image = shlex.split(cmd[1].replace("\\\n", ""))
     image = [word.rstrip(",") for word in image]
     for flag, default in dev.SERVER_LIMITS.values():
         if flag.startswith("--h11"):
