@@ -425,6 +425,13 @@ FINANCE_PARSE_CPU_SECONDS_BASE = env_float("FINANCE_PARSE_CPU_SECONDS_BASE", 60.
 FINANCE_PARSE_CPU_SECONDS_PER_PAGE = env_float("FINANCE_PARSE_CPU_SECONDS_PER_PAGE", 1.0)
 FINANCE_RENDER_MEMORY_MB = env_float("FINANCE_RENDER_MEMORY_MB", 1024.0)
 FINANCE_RENDER_CPU_SECONDS = env_float("FINANCE_RENDER_CPU_SECONDS", 20.0)
+# Ingestion's bookkeeping (finance/services/rescue.py): a document whose worker stopped beating
+# this long is sent again; after this many stopped attempts it fails with the reason; a person's
+# documents are read at most this many at once (0: no limit), the rest sent again a moment later.
+FINANCE_INGEST_STALL_SECONDS = env_float("FINANCE_INGEST_STALL_SECONDS", 120.0)
+FINANCE_INGEST_MAX_ATTEMPTS = int(env_str("FINANCE_INGEST_MAX_ATTEMPTS", "3"))
+FINANCE_INGEST_PER_USER = int(env_str("FINANCE_INGEST_PER_USER", "1"))
+FINANCE_INGEST_DEFER_SECONDS = env_float("FINANCE_INGEST_DEFER_SECONDS", 3.0)
 # Provider responses are cached in Django's cache: Redis when there is one; otherwise files under
 # var/ (no service, and shared by the web and worker processes, so one companyfacts download
 # serves both for its TTL).

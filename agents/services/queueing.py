@@ -28,13 +28,24 @@ _tasks_ready = False
 
 
 def enqueue_on_commit(
-    task_name: str, *args: Any, on_failure: Callable[[], object] | None = None
+    task_name: str,
+    *args: Any,
+    on_failure: Callable[[], object] | None = None,
+    countdown: float | None = None,
 ) -> None:
-    """Send `task_name` with `args` once the current transaction commits; never raises then."""
-    transaction.on_commit(lambda: enqueue_now(task_name, *args, on_failure=on_failure))
+    """Send `task_name` with `args` once the current transaction commits (not run before
+    `countdown` seconds, where given); never raises then."""
+    transaction.on_commit(
+        lambda: enqueue_now(task_name, *args, on_failure=on_failure, countdown=countdown)
+    )
 
 
-def enqueue_now(task_name: str, *args: Any, on_failure: Callable[[], object] | None = None) -> bool:
+def enqueue_now(
+    task_name: str,
+    *args: Any,
+    on_failure: Callable[[], object] | None = None,
+    countdown: float | None = None,
+) -> bool:
     """Send the task; False (logged, `on_failure` called) when the broker did not take it."""
     from config.celery import app
 
@@ -42,7 +53,7 @@ def enqueue_now(task_name: str, *args: Any, on_failure: Callable[[], object] | N
         if app.conf.task_always_eager:
             _eager_task(task_name).delay(*args)
         else:
-            app.send_task(task_name, args=args)
+            app.send_task(task_name, args=args, countdown=countdown)
         return True
     except Exception:
         if app.conf.task_always_eager:

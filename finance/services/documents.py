@@ -138,14 +138,16 @@ def document_upload(*, workspace: Workspace, data: bytes, filename: str) -> tupl
     return document, True
 
 
-def document_enqueue(*, document_id: int) -> None:
-    """Ingest in the background once the row is committed (the task takes the id only); a send
-    that fails leaves it marked never sent, for the sweeper's next pass (services/rescue.py)."""
+def document_enqueue(*, document_id: int, countdown: float | None = None) -> None:
+    """Ingest in the background once the row is committed (the task takes the id only), not
+    before `countdown` seconds where given; a send that fails leaves it marked never sent, for
+    the sweeper's next pass (services/rescue.py)."""
     Document.objects.filter(pk=document_id).update(enqueued_at=timezone.now())
     enqueue_on_commit(
         "finance.ingest_document",
         document_id,
         on_failure=lambda: Document.objects.filter(pk=document_id).update(enqueued_at=None),
+        countdown=countdown,
     )
 
 

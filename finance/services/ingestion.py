@@ -24,9 +24,11 @@ from finance.services.documents import cache_dir, max_pages
 from finance.services.progress import ProgressReporter, progress_save
 from finance.services.rescue import (
     document_claim,
+    document_defer,
     document_release,
     heartbeat,
     max_attempts,
+    owner_is_busy,
 )
 from finance.statements.cache import stored_statements
 from finance.statements.inline_xbrl import statements_from_inline_xbrl
@@ -140,6 +142,9 @@ def document_ingest(*, document_id: int) -> str:
         return "missing"
     if document.status != Document.Status.PROCESSING:
         return str(document.status)  # already done: a redelivered task changes nothing
+    if owner_is_busy(document):
+        document_defer(document_id=document_id)
+        return "deferred"  # the owner's other documents first; this worker takes the next task
     if not document_claim(document_id=document_id):
         return "busy"  # another worker is reading it; the sweeper resends it if that one dies
     document.refresh_from_db()

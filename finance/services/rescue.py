@@ -11,6 +11,12 @@ its worker. The sweeper (`documents_rescue_stalled`, called by every sweeper pas
 * documents whose worker stopped and that were not sent again since (or whose resend is old).
 
 Never a document merely waiting its turn in a busy queue: that one's send is recent.
+
+**Fair turns.** One person's uploads must not hold every worker while another person's one-page
+filing waits: a worker that takes a document whose owner already has
+`FINANCE_INGEST_PER_USER` documents being read (a fresh heartbeat) leaves it for later
+(`document_defer`: sent again `FINANCE_INGEST_DEFER_SECONDS` on, "Waiting for your other
+documents") and takes the next task, which may be anyone's.
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ from finance.services.documents import document_enqueue
 logger = logging.getLogger(__name__)
 DEFAULT_STALL_SECONDS = 120.0
 DEFAULT_MAX_ATTEMPTS = 3
+DEFAULT_PER_USER = 1
+DEFAULT_DEFER_SECONDS = 3.0
+WAITING = "Waiting for your other documents to be read"
 
 
 def stall_seconds() -> float:
@@ -40,6 +49,35 @@ def stall_seconds() -> float:
 
 def max_attempts() -> int:
     return int(getattr(settings, "FINANCE_INGEST_MAX_ATTEMPTS", DEFAULT_MAX_ATTEMPTS))
+
+
+def owner_is_busy(document: Document) -> bool:
+    """Whether the document's owner already has their share of workers reading their files."""
+    from config.celery import app
+
+    if app.conf.task_always_eager:
+        return False  # read in place, one after another: nothing to share
+    limit = int(getattr(settings, "FINANCE_INGEST_PER_USER", DEFAULT_PER_USER))
+    if limit <= 0:
+        return False
+    stale = timezone.now() - timedelta(seconds=stall_seconds())
+    reading = (
+        Document.objects.filter(
+            workspace__owner_id=document.workspace.owner_id,
+            status=Document.Status.PROCESSING,
+            heartbeat_at__gte=stale,
+        )
+        .exclude(pk=document.pk)
+        .count()
+    )
+    return reading >= limit
+
+
+def document_defer(*, document_id: int) -> None:
+    """Leave the document for later: sent again after a few seconds, the worker freed now."""
+    seconds = float(getattr(settings, "FINANCE_INGEST_DEFER_SECONDS", DEFAULT_DEFER_SECONDS))
+    Document.objects.filter(pk=document_id).update(message=WAITING)
+    document_enqueue(document_id=document_id, countdown=seconds)
 
 
 def document_claim(*, document_id: int) -> bool:

@@ -127,3 +127,36 @@ def test_an_ordinary_upload_is_read_once_by_one_worker(alice_api, workspace, upl
     assert response.after["status"] == "ready"
     document = Document.objects.get(pk=response.json()["id"])
     assert document.attempts == 1 and document.enqueued_at is not None
+
+
+def test_a_persons_second_document_waits_while_their_first_is_read(
+    workspace, broker, alice, bob, make_workspace, settings, django_capture_on_commit_callbacks
+):
+    """One person's uploads cannot hold every worker: their second document is left for later
+    (the worker takes the next task), while another person's document is read at once."""
+    settings.FINANCE_INGEST_PER_USER = 1
+    settings.FINANCE_INGEST_DEFER_SECONDS = 3
+    broker.failures = 0
+    stored(workspace, enqueued_at=ago(30), heartbeat_at=ago(2), attempts=1)  # being read
+    second = stored(workspace, enqueued_at=ago(1))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert document_ingest(document_id=second.pk) == "deferred"
+    second.refresh_from_db()
+    assert second.status == "processing" and second.attempts == 0  # not begun, not counted
+    assert second.message == "Waiting for your other documents to be read"
+    assert broker.sent == [("finance.ingest_document", (second.pk,))]
+    assert broker.countdowns == [3]  # a moment later, not at once
+    assert documents_rescue_stalled() == []  # sent again just now: not stalled
+
+    theirs = stored(make_workspace(bob, kind="finance"), enqueued_at=ago(1))
+    assert document_ingest(document_id=theirs.pk) != "deferred"
+
+
+def test_a_document_waits_only_for_documents_really_being_read(workspace, broker, settings):
+    settings.FINANCE_INGEST_PER_USER = 1
+    stored(workspace, enqueued_at=ago(900), heartbeat_at=ago(600), attempts=1)  # worker died
+    stored(workspace, enqueued_at=ago(5))  # queued, not begun
+    mine = stored(workspace, enqueued_at=ago(1))
+
+    assert document_ingest(document_id=mine.pk) != "deferred"
