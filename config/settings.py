@@ -425,6 +425,10 @@ FINANCE_PARSE_CPU_SECONDS_BASE = env_float("FINANCE_PARSE_CPU_SECONDS_BASE", 60.
 FINANCE_PARSE_CPU_SECONDS_PER_PAGE = env_float("FINANCE_PARSE_CPU_SECONDS_PER_PAGE", 1.0)
 FINANCE_RENDER_MEMORY_MB = env_float("FINANCE_RENDER_MEMORY_MB", 1024.0)
 FINANCE_RENDER_CPU_SECONDS = env_float("FINANCE_RENDER_CPU_SECONDS", 20.0)
+# Page children (drawing a page, reading one whose text was not kept) at once on this host, and
+# how long a request waits for one before a 429; a person holds at most one at a time.
+FINANCE_PAGE_CHILDREN = int(env_str("FINANCE_PAGE_CHILDREN", "2"))
+FINANCE_PAGE_WAIT_SECONDS = env_float("FINANCE_PAGE_WAIT_SECONDS", 5.0)
 # Ingestion's bookkeeping (finance/services/rescue.py): a document whose worker stopped beating
 # this long is sent again; after this many stopped attempts it fails with the reason; a person's
 # documents are read at most this many at once (0: no limit), the rest sent again a moment later.

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from agents import selectors
 from agents.models import Workspace
+from agents.services.quotas import QuotaExceeded
 from finance.documents.ingest import DocumentError
 from finance.models import Document
 from finance.pages import document_rows, viewer_context
@@ -37,6 +38,10 @@ def document_page(request: HttpRequest, document_id: int, page: int) -> HttpResp
         if error.status == 404:
             raise Http404(str(error)) from error
         return HttpResponseBadRequest(str(error))
+    except QuotaExceeded as error:  # every page slot busy: waiting helps
+        busy = HttpResponse(str(error), status=429, content_type="text/plain; charset=utf-8")
+        busy["Retry-After"] = "2"
+        return busy
     except DocumentError as error:  # not ready yet, or failed
         return render(
             request,

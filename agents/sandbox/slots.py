@@ -1,14 +1,13 @@
-"""A host-wide cap on sandboxes running at once: N lock files, one held (flock) per run, shared by
-every process of the host that uses the same directory; a lock dies with the process holding it."""
+"""A host-wide cap on sandboxes running at once (`agents.host_slots`): past it a run is refused
+at once, saying so."""
 
 from __future__ import annotations
 
-import fcntl
-import os
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from agents.host_slots import SlotsBusy, host_slot
 from agents.sandbox.errors import SandboxBusy
 
 
@@ -16,33 +15,12 @@ from agents.sandbox.errors import SandboxBusy
 def sandbox_slot(directory: Path, count: int) -> Iterator[int]:
     """Hold one of `count` slots for the block (its number); SandboxBusy at once when all are held.
     A count of 0 means no cap."""
-    if count <= 0:
-        yield -1
-        return
-    _make_shared(directory)
-    for number in range(count):
-        # read-only is enough for flock, so a slot file another user made serves this one too
-        fd = os.open(directory / f"slot-{number}", os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    with ExitStack() as stack:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            continue
-        try:
-            yield number
-        finally:
-            os.close(fd)  # releases the lock
-        return
-    raise SandboxBusy(
-        f"the sandbox is busy: {count} runs are going on at once on this host, the most "
-        "SANDBOX_MAX_CONCURRENT allows; try again in a moment"
-    )
-
-
-def _make_shared(directory: Path) -> None:
-    """The slot directory, open to every user of the host (sticky, as /tmp), made once."""
-    if directory.is_dir():
-        return
-    directory.mkdir(parents=True, exist_ok=True)
-    with suppress(PermissionError):  # another user made it meanwhile
-        directory.chmod(0o1777)
+            number = stack.enter_context(host_slot(directory, count))
+        except SlotsBusy:
+            raise SandboxBusy(
+                f"the sandbox is busy: {count} runs are going on at once on this host, the most "
+                "SANDBOX_MAX_CONCURRENT allows; try again in a moment"
+            ) from None
+        yield number

@@ -12,11 +12,17 @@ import math
 import os
 import tempfile
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.utils import timezone
+
+from agents.host_slots import SlotsBusy, host_slot
+from agents.services.quotas import QuotaExceeded
 from agents.storage_files import local_copy
-from finance.documents.child import run_child
+from finance.documents.child import ChildBudget, run_child
 from finance.documents.data_files import ingest_csv
 from finance.documents.ingest import DocumentError, cache_load, ingest_html
 from finance.models import Document
@@ -148,7 +154,7 @@ def _pdf_page_text(document: Document, page: int, path: Path) -> tuple[float, fl
         return float(width), float(height), parsed.pages[page]
     job = {"command": "text", "path": str(path), "page": page}
     try:
-        out = json.loads(run_child(job, budget=render_budget(), what="reading the page"))
+        out = json.loads(page_child(document, job, budget=render_budget(), what="reading the page"))
     except DocumentError as error:
         raise PageError(str(error), status=422) from error
     return float(out["width"]), float(out["height"]), str(out["text"])
@@ -172,13 +178,44 @@ def page_png(*, document: Document, page: int, scale: float) -> bytes:
     job = {"command": "render", "page": page, "scale": scale, "max_pixels": page_image_max_pixels()}
     with local_copy(document.file) as source:
         try:
-            data = run_child(
-                {**job, "path": str(source)}, budget=render_budget(), what="rendering the page"
+            data = page_child(
+                document,
+                {**job, "path": str(source)},
+                budget=render_budget(),
+                what="rendering the page",
             )
         except DocumentError as error:
             raise PageError(str(error), status=422) from error
     _store(path, data)
     return data
+
+
+def page_child(document: Document, job: dict[str, Any], *, budget: ChildBudget, what: str) -> bytes:
+    """A page's bounded child, when one of the host's page slots is free.
+
+    Each child may take `FINANCE_RENDER_MEMORY_MB`; a web process's request threads could start
+    dozens at once. So a host runs at most `FINANCE_PAGE_CHILDREN` (2) at once, and a person
+    at most one: a person's second page waits for their first (up to a few seconds, then 429),
+    and someone else's page takes the other slot meanwhile."""
+    root = Path(settings.VAR_DIR) / "slots"
+    wait = float(getattr(settings, "FINANCE_PAGE_WAIT_SECONDS", 5.0))
+    owner = document.workspace.owner_id
+    host = int(getattr(settings, "FINANCE_PAGE_CHILDREN", 2))
+    try:
+        with (
+            host_slot(root / f"page-children-user-{owner}", 1, wait_seconds=wait),
+            host_slot(root / "page-children", host, wait_seconds=wait),
+        ):
+            return run_child(job, budget=budget, what=what)
+    except SlotsBusy:
+        raise QuotaExceeded(
+            quota="page_children",
+            limit=host,
+            message="pages are being drawn for you or others at the moment; try again in a "
+            "few seconds",
+            status=429,
+            retry_at=timezone.now() + timedelta(seconds=2),
+        ) from None
 
 
 def _store(path: Path, data: bytes) -> None:
