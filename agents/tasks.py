@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from agents.services.execution import run_advance, run_cancel_idle, run_fail_internal
+from agents.services.fair_share import run_should_yield
 from agents.services.file_janitor import orphan_files_sweep
 from agents.services.runs import run_enqueue
 from agents.services.sweeper import runs_rescue_stalled, sweep_pass
@@ -34,6 +35,9 @@ TRANSIENT = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
 def advance_run(self, run_id: int) -> str:  # type: ignore[no-untyped-def]
     """Advance one slice of a run, then enqueue the next slice if it is not done."""
     owner = f"task:{self.request.id}"
+    if run_should_yield(run_id=run_id):
+        run_enqueue(run_id=run_id, countdown=settings.AGENT_YIELD_SECONDS)
+        return "yielded"  # another person's run waits: this worker takes the next task
     try:
         result = run_advance(run_id=run_id, owner=owner)
     except TRANSIENT:

@@ -327,6 +327,10 @@ AGENT_SWEEP_SECONDS = env_float("AGENT_SWEEP_SECONDS", 10.0)
 # A run nobody holds is re-enqueued only this long after its last enqueue (a lost message, not a
 # busy queue); a run whose lease expired is re-enqueued at the next sweep.
 AGENT_REQUEUE_SECONDS = env_float("AGENT_REQUEUE_SECONDS", 300.0)
+# Workers a person's runs hold while another person's run waits for one (agents/services/
+# fair_share.py; 0: no limit), and how long a slice that steps aside waits before it is sent again.
+AGENT_SLICES_PER_USER = int(env_str("AGENT_SLICES_PER_USER", "1"))
+AGENT_YIELD_SECONDS = env_float("AGENT_YIELD_SECONDS", 1.0)
 # Wall-clock limit of one tool call (a tool may set its own); past it the call becomes an error
 # result the policy sees. Enforced with SIGALRM in a worker's main thread; 0 means no limit.
 AGENT_TOOL_TIMEOUT_SECONDS = env_float("AGENT_TOOL_TIMEOUT_SECONDS", 120.0)

@@ -49,7 +49,7 @@ def run_create(*, workspace: Workspace, prompt: str, options: Any = None) -> Run
     return run
 
 
-def run_enqueue(*, run_id: int) -> None:
+def run_enqueue(*, run_id: int, countdown: float | None = None) -> None:
     """Send the next slice of a run to the workers after the current transaction commits.
 
     A slice the broker does not take leaves the run marked never enqueued, and the sweeper's
@@ -59,6 +59,7 @@ def run_enqueue(*, run_id: int) -> None:
         "agents.advance_run",
         run_id,
         on_failure=lambda: Run.objects.filter(pk=run_id).update(enqueued_at=None),
+        countdown=countdown,
     )
 
 
