@@ -20,9 +20,9 @@ Solids are watertight with outward normals.
 its parameters (`studio.scene.budget`); one over `MAX_SHAPE_TRIANGLES` or `MAX_BOOLEAN_TRIANGLES`
 is refused with the estimate, having allocated nothing.
 
-**Cache.** Built meshes of shapes that do not load a file are kept process-wide (`_SHAPE_CACHE`,
-least recently used first out, at most `SHAPE_CACHE_BYTES` of arrays and `SHAPE_CACHE_SIZE`
-meshes), keyed by the shape's canonical JSON; callers get a copy (with the topology trimesh
+**Cache.** Built meshes of shapes that do not load a file are kept process-wide (`SHAPE_CACHE`,
+least recently used first out, at most 256 MiB of arrays and 256 meshes: `shape_cache.py`),
+keyed by the shape's canonical JSON; callers get a copy (with the topology trimesh
 computed already), so a scene of a hundred crates builds one crate.
 """
 
@@ -30,21 +30,16 @@ from __future__ import annotations
 
 import json
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
 import trimesh
-from shapely.geometry import Polygon  # type: ignore[import-untyped]
-from shapely.validation import explain_validity  # type: ignore[import-untyped]
 
 from studio.scene.budget import (
     CAPSULE_SECTIONS,
     MAX_BOOLEAN_DEPTH,
     MAX_BOOLEAN_TRIANGLES,
-    MAX_PROFILE_POINTS,
     MAX_SHAPE_TRIANGLES,
     SECTIONS,
     SPHERE_SUBDIVISIONS,
@@ -56,12 +51,19 @@ from studio.scene.budget import (
 )
 from studio.scene.model import (
     MAX_SIZE_M,
-    MIN_SIZE_M,
     SHAPES,
     Scene,
     SceneError,
     SceneObject,
     Shape,
+)
+from studio.scene.shape_cache import ShapeCache
+from studio.scene.shape_params import (
+    length,
+    lengths,
+    points,
+    profile,
+    valid_polygon,
 )
 from studio.scene.solids import place
 from studio.scene.transforms import Matrix, object_matrix, transform_from_dict
@@ -97,12 +99,7 @@ _Z_UP_TO_Y_UP = np.array(
 Params = dict[str, Any]
 
 
-SHAPE_CACHE_SIZE = 256
-SHAPE_CACHE_BYTES = 256 * 2**20
-_SHAPE_CACHE: OrderedDict[str, trimesh.Trimesh] = OrderedDict()
-_SHAPE_SIZES: dict[str, int] = {}
-_SHAPE_CACHE_LOCK = threading.Lock()
-_shape_cache_bytes = 0
+SHAPE_CACHE = ShapeCache(max_items=256, max_bytes=256 * 2**20)
 
 
 def shape_mesh(
@@ -116,15 +113,12 @@ def shape_mesh(
     if key is None:
         check_shape_budget(shape, resolve_mesh=resolve_mesh)
         return _build(shape, resolve_mesh, depth=0)
-    with _SHAPE_CACHE_LOCK:
-        hit = _SHAPE_CACHE.get(key)
-        if hit is not None:
-            _SHAPE_CACHE.move_to_end(key)
+    hit = SHAPE_CACHE.get(key)
     if hit is None:
         check_shape_budget(shape, resolve_mesh=resolve_mesh)
         hit = _build(shape, resolve_mesh, depth=0)
         _ = hit.is_volume  # computed once, with the topology a copy keeps
-        _cache_put(key, hit)
+        SHAPE_CACHE.put(key, hit)
     return hit if shared else hit.copy(include_cache=True)
 
 
@@ -145,37 +139,13 @@ def check_shape_budget(shape: Shape, *, resolve_mesh: MeshResolver | None = None
 
 def shape_cache_bytes() -> int:
     """The bytes of vertex, face and cached topology arrays the shape cache holds."""
-    return _shape_cache_bytes
-
-
-def _cache_put(key: str, mesh: trimesh.Trimesh) -> None:
-    global _shape_cache_bytes
-    size = _mesh_bytes(mesh)
-    if size > SHAPE_CACHE_BYTES:
-        return  # the caller's copy is the only one
-    with _SHAPE_CACHE_LOCK:
-        _shape_cache_bytes -= _SHAPE_SIZES.pop(key, 0)
-        _SHAPE_CACHE.pop(key, None)
-        _SHAPE_CACHE[key], _SHAPE_SIZES[key] = mesh, size
-        _shape_cache_bytes += size
-        while len(_SHAPE_CACHE) > SHAPE_CACHE_SIZE or _shape_cache_bytes > SHAPE_CACHE_BYTES:
-            evicted, _ = _SHAPE_CACHE.popitem(last=False)
-            _shape_cache_bytes -= _SHAPE_SIZES.pop(evicted)
-
-
-def _mesh_bytes(mesh: trimesh.Trimesh) -> int:
-    """Its vertex and face arrays and the topology trimesh has cached beside them (the size of
-    a cached mesh is taken when it is put, so later reads cannot unbalance the total)."""
-    cached = getattr(getattr(mesh, "_cache", None), "cache", {}).values()
-    arrays = [mesh.vertices, mesh.faces, *(v for v in cached if isinstance(v, np.ndarray))]
-    return sum(int(array.nbytes) for array in arrays)
+    return SHAPE_CACHE.bytes
 
 
 def is_shared(mesh: trimesh.Trimesh) -> bool:
     """Whether `mesh` is a cached shape mesh (`shape_mesh(..., shared=True)`), which nobody
     changes: the same object always holds the same triangles."""
-    with _SHAPE_CACHE_LOCK:
-        return any(mesh is cached for cached in _SHAPE_CACHE.values())
+    return SHAPE_CACHE.holds(mesh)
 
 
 def shape_key(shape: Shape) -> str | None:
@@ -243,35 +213,35 @@ def _build(shape: Shape, resolve_mesh: MeshResolver | None, depth: int) -> trime
 
 
 def _box(params: Params) -> trimesh.Trimesh:
-    x, y, z = _lengths(params, "size", "box", ("x", "y", "z"))
+    x, y, z = lengths(params, "size", "box", ("x", "y", "z"))
     return cast(trimesh.Trimesh, trimesh.creation.box(extents=[x, y, z]))
 
 
 def _plane(params: Params) -> trimesh.Trimesh:
-    x, z = _lengths(params, "size", "plane", ("x", "z"))
+    x, z = lengths(params, "size", "plane", ("x", "z"))
     return cast(trimesh.Trimesh, trimesh.creation.box(extents=[x, PLANE_THICKNESS, z]))
 
 
 def _sphere(params: Params) -> trimesh.Trimesh:
-    radius = _length(params, "radius", "sphere")
+    radius = length(params, "radius", "sphere")
     return cast(trimesh.Trimesh, trimesh.creation.icosphere(SPHERE_SUBDIVISIONS, radius=radius))
 
 
 def _cylinder(params: Params) -> trimesh.Trimesh:
-    radius, height = _length(params, "radius", "cylinder"), _length(params, "height", "cylinder")
+    radius, height = length(params, "radius", "cylinder"), length(params, "height", "cylinder")
     mesh = trimesh.creation.cylinder(radius=radius, height=height, sections=SECTIONS)
     return _stand_up(cast(trimesh.Trimesh, mesh))
 
 
 def _cone(params: Params) -> trimesh.Trimesh:
-    radius, height = _length(params, "radius", "cone"), _length(params, "height", "cone")
+    radius, height = length(params, "radius", "cone"), length(params, "height", "cone")
     mesh = trimesh.creation.cone(radius=radius, height=height, sections=SECTIONS)
     mesh.apply_translation([0.0, 0.0, -height / 2])  # trimesh puts the base at z = 0
     return _stand_up(mesh)
 
 
 def _capsule(params: Params) -> trimesh.Trimesh:
-    radius, height = _length(params, "radius", "capsule"), _length(params, "height", "capsule")
+    radius, height = length(params, "radius", "capsule"), length(params, "height", "capsule")
     if height < 2 * radius:
         raise SceneError(
             f"capsule height is the total, tip to tip, so it must be at least twice the radius "
@@ -285,8 +255,8 @@ def _capsule(params: Params) -> trimesh.Trimesh:
 
 
 def _torus(params: Params) -> trimesh.Trimesh:
-    major = _length(params, "major_radius", "torus")
-    minor = _length(params, "minor_radius", "torus")
+    major = length(params, "major_radius", "torus")
+    minor = length(params, "minor_radius", "torus")
     if minor >= major:
         raise SceneError(
             f"torus minor_radius ({minor:g} m) must be smaller than major_radius ({major:g} m), "
@@ -297,14 +267,14 @@ def _torus(params: Params) -> trimesh.Trimesh:
 
 
 def _extrusion(params: Params) -> trimesh.Trimesh:
-    height = _length(params, "height", "extrusion")
-    outline = _profile(params, "extrusion", ("x", "z"))
+    height = length(params, "height", "extrusion")
+    outline = profile(params, "extrusion", ("x", "z"))
     holes = params.get("holes") or []
     if not isinstance(holes, list):
         raise SceneError("extrusion holes must be a list of profiles [[x, z], ...]")
-    hole_rings = [_points(hole, "extrusion hole", ("x", "z")) for hole in holes]
+    hole_rings = [points(hole, "extrusion hole", ("x", "z")) for hole in holes]
     # Mirror z so that the quarter turn to +Y up brings each profile point back to its own z.
-    polygon = _valid_polygon(
+    polygon = valid_polygon(
         [(x, -z) for x, z in outline],
         [[(x, -z) for x, z in ring] for ring in hole_rings],
         "extrusion",
@@ -315,10 +285,10 @@ def _extrusion(params: Params) -> trimesh.Trimesh:
 
 
 def _revolve(params: Params) -> trimesh.Trimesh:
-    outline = _profile(params, "revolve", ("r", "y"))
+    outline = profile(params, "revolve", ("r", "y"))
     if min(r for r, _ in outline) < 0:
         raise SceneError("revolve profile radii r must be >= 0: the profile stays right of Y")
-    _valid_polygon(outline, [], "revolve")
+    valid_polygon(outline, [], "revolve")
     sections = revolve_sections(params.get("sections", SECTIONS))
     ring = np.array([*outline, outline[0]], dtype=np.float64)
     mesh = trimesh.creation.revolve(ring, sections=sections)
@@ -411,84 +381,6 @@ def _outward(mesh: trimesh.Trimesh) -> trimesh.Trimesh:
     if mesh.volume < 0:  # a clockwise profile winds the faces inside out
         mesh.invert()
     return mesh
-
-
-def _length(params: Params, key: str, kind: str) -> float:
-    if key not in params:
-        raise SceneError(f"{kind} needs {key} (metres)")
-    return _check_length(params[key], f"{kind} {key}")
-
-
-def _lengths(params: Params, key: str, kind: str, axes: tuple[str, ...]) -> list[float]:
-    value = params.get(key)
-    if not isinstance(value, list | tuple) or len(value) != len(axes):
-        names = ", ".join(axes)
-        raise SceneError(f"{kind} needs {key} [{names}] (metres), not {value!r}")
-    return [
-        _check_length(part, f"{kind} {key} {axis}") for part, axis in zip(value, axes, strict=True)
-    ]
-
-
-def _check_length(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SceneError(f"{what} must be a number of metres, not {value!r}")
-    if not math.isfinite(value):
-        raise SceneError(f"{what} must be a finite number, not {value}")
-    if value <= 0:
-        raise SceneError(f"{what} must be positive, not {value:g}")
-    if value < MIN_SIZE_M:
-        raise SceneError(f"{what} must be at least {MIN_SIZE_M:g} m, not {value:g}")
-    if value > MAX_SIZE_M:
-        raise SceneError(
-            f"{what} must be at most {MAX_SIZE_M:g} m, not {value:g} (is the unit right?)"
-        )
-    return float(value)
-
-
-def _profile(params: Params, kind: str, axes: tuple[str, str]) -> list[tuple[float, float]]:
-    if "profile" not in params:
-        raise SceneError(f"{kind} needs profile [[{axes[0]}, {axes[1]}], ...] (metres)")
-    return _points(params["profile"], f"{kind} profile", axes)
-
-
-def _points(value: Any, what: str, axes: tuple[str, str]) -> list[tuple[float, float]]:
-    shape = f"[[{axes[0]}, {axes[1]}], ...]"
-    if not isinstance(value, list | tuple) or len(value) > MAX_PROFILE_POINTS + 1:
-        raise SceneError(f"{what} must be a list of at most {MAX_PROFILE_POINTS} points {shape}")
-    points: list[tuple[float, float]] = []
-    for point in value:
-        if not isinstance(point, list | tuple) or len(point) != 2:
-            raise SceneError(f"{what} points must be pairs {shape}, not {point!r}")
-        a, b = (_coordinate(part, what) for part in point)
-        points.append((a, b))
-    if len(points) > 1 and points[0] == points[-1]:
-        points.pop()  # a closed ring repeats its first point
-    if len(points) < 3:
-        raise SceneError(f"{what} needs at least 3 points {shape}, not {len(points)}")
-    return points
-
-
-def _coordinate(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise SceneError(f"{what} coordinates must be finite numbers, not {value!r}")
-    if abs(value) > MAX_SIZE_M:
-        raise SceneError(f"{what} coordinates must be within {MAX_SIZE_M:g} m, not {value:g}")
-    return float(value)
-
-
-def _valid_polygon(
-    shell: list[tuple[float, float]], holes: list[list[tuple[float, float]]], kind: str
-) -> Any:
-    spread = np.linalg.svd(np.array(shell) - np.mean(shell, axis=0), compute_uv=False)
-    if spread[-1] <= 1e-9 * max(spread[0], MIN_SIZE_M):
-        raise SceneError(f"{kind} profile encloses no area (its points are on one line)")
-    polygon = Polygon(shell, holes)
-    if not polygon.is_valid:
-        reason = explain_validity(polygon)
-        raise SceneError(f"{kind} profile must not cross itself ({reason})")
-    if polygon.area < MIN_SIZE_M**2:
-        raise SceneError(f"{kind} profile encloses less than {MIN_SIZE_M**2:g} m^2")
-    return polygon
 
 
 _PRIMITIVES: dict[str, Callable[[Params], trimesh.Trimesh]] = {

@@ -12,6 +12,7 @@ import trimesh
 from studio.scene import geometry
 from studio.scene.budget import BudgetExceeded, Estimate, scene_estimate, shape_estimate
 from studio.scene.model import SceneError, Shape, scene_from_dict
+from studio.scene.shape_cache import ShapeCache, mesh_bytes
 from tests.studio.bombs import cost_in_child, nested_booleans, revolve
 
 PRIMITIVES = [
@@ -155,12 +156,11 @@ def test_a_scene_counts_its_meshes_by_their_stored_faces():
 
 
 def test_the_shape_cache_holds_a_bounded_number_of_bytes_least_recently_used_out(monkeypatch):
-    monkeypatch.setattr(geometry, "_SHAPE_CACHE", type(geometry._SHAPE_CACHE)())
-    monkeypatch.setattr(geometry, "_SHAPE_SIZES", {})
-    monkeypatch.setattr(geometry, "_shape_cache_bytes", 0)
+    cache = ShapeCache(max_items=256, max_bytes=256 * 2**20)
+    monkeypatch.setattr(geometry, "SHAPE_CACHE", cache)
     spheres = [Shape("sphere", {"radius": 0.1 * (i + 1)}) for i in range(4)]
-    one = geometry._mesh_bytes(geometry.shape_mesh(spheres[0], shared=True))
-    monkeypatch.setattr(geometry, "SHAPE_CACHE_BYTES", int(2.5 * one))
+    one = mesh_bytes(geometry.shape_mesh(spheres[0], shared=True))
+    cache.max_bytes = int(2.5 * one)
 
     for shape in spheres[1:]:
         geometry.shape_mesh(shape)
@@ -168,8 +168,6 @@ def test_the_shape_cache_holds_a_bounded_number_of_bytes_least_recently_used_out
     geometry.shape_mesh(spheres[1])  # built again, pushing out the least recently used
 
     keys = [geometry.shape_key(shape) for shape in spheres]
-    assert list(geometry._SHAPE_CACHE) == [keys[2], keys[1]]
-    assert geometry.shape_cache_bytes() == sum(
-        geometry._mesh_bytes(mesh) for mesh in geometry._SHAPE_CACHE.values()
-    )
-    assert geometry.shape_cache_bytes() <= geometry.SHAPE_CACHE_BYTES
+    assert cache.keys() == [keys[2], keys[1]]
+    assert geometry.shape_cache_bytes() == sum(mesh_bytes(mesh) for mesh in cache.meshes())
+    assert geometry.shape_cache_bytes() <= cache.max_bytes
