@@ -3,45 +3,14 @@ is marked never enqueued and the sweeper's next pass sends it again."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from django.core.cache import cache
 
 from agents.models import Run
 from agents.services import queueing
-from agents.services.sweeper import SWEEP_LOCK, sweep_pass
+from agents.services.sweeper import sweep_pass
 
 pytestmark = pytest.mark.django_db
 API = "/api/v1"
-
-
-class FlakyBroker:
-    """`app.send_task` that refuses the first `failures` sends, then records what it took."""
-
-    def __init__(self, failures: int) -> None:
-        self.failures = failures
-        self.sent: list[tuple[str, tuple[Any, ...]]] = []
-        self.countdowns: list[float | None] = []
-
-    def __call__(self, name: str, args: tuple[Any, ...] = (), **options: Any) -> None:
-        if self.failures:
-            self.failures -= 1
-            raise ConnectionRefusedError("the broker is down")
-        self.sent.append((name, tuple(args)))
-        self.countdowns.append(options.get("countdown"))
-
-
-@pytest.fixture
-def broker(monkeypatch):
-    """A worker-side send (not eager), through a broker that fails once."""
-    from config.celery import app
-
-    monkeypatch.setitem(app.conf, "task_always_eager", False)
-    flaky = FlakyBroker(failures=1)
-    monkeypatch.setattr(app, "send_task", flaky)
-    cache.delete(SWEEP_LOCK)
-    return flaky
 
 
 def test_a_run_whose_send_fails_is_accepted_and_sent_again_by_the_sweeper(

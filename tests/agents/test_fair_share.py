@@ -10,19 +10,8 @@ from django.utils import timezone
 
 from agents.models import Run
 from agents.services.fair_share import run_should_yield
-from tests.agents.test_enqueue_failures import FlakyBroker
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def broker(monkeypatch):
-    from config.celery import app
-
-    monkeypatch.setitem(app.conf, "task_always_eager", False)
-    flaky = FlakyBroker(failures=0)
-    monkeypatch.setattr(app, "send_task", flaky)
-    return flaky
 
 
 def a_run(workspace, *, held: bool = False) -> Run:
@@ -39,6 +28,7 @@ def test_a_persons_second_run_steps_aside_for_someone_waiting(
 
     settings.AGENT_SLICES_PER_USER = 1
     settings.AGENT_YIELD_SECONDS = 1.0
+    broker.failures = 0
     mine = make_workspace(alice, kind="finance")
     a_run(mine, held=True)  # alice's first run holds a worker
     second = a_run(mine)

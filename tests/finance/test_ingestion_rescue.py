@@ -15,7 +15,6 @@ from agents.services.sweeper import SWEEP_LOCK, sweep_pass
 from finance.models import Document
 from finance.services.ingestion import document_ingest
 from finance.services.rescue import documents_rescue_stalled
-from tests.agents.test_enqueue_failures import FlakyBroker
 from tests.finance.uploads import media_root, upload
 
 pytestmark = pytest.mark.django_db
@@ -32,16 +31,6 @@ def own_caches(settings, tmp_path):
 @pytest.fixture
 def workspace(alice, make_workspace):
     return make_workspace(alice, kind="finance")
-
-
-@pytest.fixture
-def broker(monkeypatch):
-    from config.celery import app
-
-    monkeypatch.setitem(app.conf, "task_always_eager", False)
-    flaky = FlakyBroker(failures=1)
-    monkeypatch.setattr(app, "send_task", flaky)
-    return flaky
 
 
 def stored(workspace, **fields: Any) -> Document:
