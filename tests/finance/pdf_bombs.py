@@ -26,6 +26,12 @@ def pdf_of(objects: list[bytes], *, encrypt: bool = False) -> bytes:
             b"<< /Filter /Standard /V 1 /R 2 /O <%s> /U <%s> /P -4 >>"
             % ((b"O" * 32).hex().encode(), user.hex().encode())
         )
+    return write_pdf(objects, encrypt_ref=len(objects) if encrypt else None)
+
+
+def write_pdf(objects: list[bytes], *, encrypt_ref: int | None = None) -> bytes:
+    """The file of these objects (object n is objects[n - 1]) with a correct cross-reference
+    table; `encrypt_ref` names the object holding the encryption dictionary."""
     out = b"%PDF-1.4\n"
     offsets = []
     for number, body in enumerate(objects, 1):
@@ -39,8 +45,8 @@ def pdf_of(objects: list[bytes], *, encrypt: bool = False) -> bytes:
         FILE_ID.hex().encode(),
         FILE_ID.hex().encode(),
     )
-    if encrypt:
-        trailer += b" /Encrypt %d 0 R" % len(objects)
+    if encrypt_ref is not None:
+        trailer += b" /Encrypt %d 0 R" % encrypt_ref
     out += b"trailer\n<< %s >>\n" % trailer
     return out + b"startxref\n%d\n%%%%EOF\n" % xref
 

@@ -8,6 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.conftest import SHARED_DATA
+from tests.finance.pdf_bombs import write_pdf
 
 FILINGS = SHARED_DATA / "finance" / "filings"
 NETFLIX = FILINGS / "NETFLIX_2017_10K.pdf"
@@ -36,21 +37,7 @@ def encrypted_pdf() -> bytes:
         + b"42" * 32
         + b"> /P -44 >>",
     ]
-    out = b"%PDF-1.4\n"
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    file_id = b"<0123456789abcdef0123456789abcdef>"
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Encrypt 4 0 R /ID [%s %s] >>\n" % (
-        len(objects) + 1,
-        file_id,
-        file_id,
-    )
-    return out + b"startxref\n%d\n%%%%EOF\n" % xref
+    return write_pdf(objects, encrypt_ref=4)
 
 
 def image_only_pdf() -> bytes:
