@@ -155,6 +155,8 @@ def _gltf_document(data: bytes, fmt: MeshFormat, name: str) -> tuple[dict[str, A
         raise MeshImportError(f"{name} is a broken GLB: {error}") from error
     except json.JSONDecodeError as error:
         raise MeshImportError(f"{name} is not valid glTF JSON: {error}") from error
+    except RecursionError:  # Python's parser recurses once per level of nesting
+        raise MeshImportError(f"{name} nests its JSON too deeply to be glTF") from None
     if not isinstance(document, dict) or "asset" not in document:
         raise MeshImportError(f"{name} is JSON but not glTF (no 'asset')")
     return document, b""

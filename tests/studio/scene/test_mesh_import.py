@@ -390,3 +390,16 @@ def test_obj_and_stl_are_bounded_by_their_lines(parses_nothing):
         import_mesh(points, "points.obj", max_vertices=40)
     with pytest.raises(MeshImportError, match=r"tri\.stl declares 3 vertices; the limit is 2"):
         import_mesh(ascii_stl("0 0 0", "1 0 0", "0 1 0"), "tri.stl", max_vertices=2)
+
+
+@pytest.mark.parametrize("name", ["deep.gltf", "deep.glb"])
+def test_json_nested_too_deeply_is_refused_with_the_reason(name):
+    # Python's JSON parser recurses once per level: 200,000 brackets were a RecursionError (500).
+    text = b'{"asset": {"version": "2.0"}, "x": ' + b"[" * 200_000 + b"]" * 200_000 + b"}"
+    if name.endswith(".glb"):
+        text += b" " * (-len(text) % 4)
+        chunk = struct.pack("<II", len(text), 0x4E4F534A) + text
+        text = struct.pack("<4sII", b"glTF", 2, 12 + len(chunk)) + chunk
+
+    with pytest.raises(MeshImportError, match="nests its JSON too deeply"):
+        import_mesh(text, name, max_bytes=50 * 2**20, max_faces=500_000)
