@@ -433,6 +433,12 @@ FINANCE_RENDER_CPU_SECONDS = env_float("FINANCE_RENDER_CPU_SECONDS", 20.0)
 # how long a request waits for one before a 429; a person holds at most one at a time.
 FINANCE_PAGE_CHILDREN = int(env_str("FINANCE_PAGE_CHILDREN", "2"))
 FINANCE_PAGE_WAIT_SECONDS = env_float("FINANCE_PAGE_WAIT_SECONDS", 5.0)
+# A person's scene edits, exports and mesh uploads are built, rendered and read in children
+# (studio/scene_work.py) with this memory (heap) and CPU; so many at once on a host, one a person.
+STUDIO_CHILD_MEMORY_MB = env_float("STUDIO_CHILD_MEMORY_MB", 3072.0)
+STUDIO_CHILD_CPU_SECONDS = env_float("STUDIO_CHILD_CPU_SECONDS", 60.0)
+STUDIO_CHILDREN = int(env_str("STUDIO_CHILDREN", "2"))
+STUDIO_CHILD_WAIT_SECONDS = env_float("STUDIO_CHILD_WAIT_SECONDS", 5.0)
 # Ingestion's bookkeeping (finance/services/rescue.py): a document whose worker stopped beating
 # this long is sent again; after this many stopped attempts it fails with the reason; a person's
 # documents are read at most this many at once (0: no limit), the rest sent again a moment later.

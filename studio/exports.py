@@ -21,7 +21,7 @@ from django.utils.text import slugify
 
 from agents.models import Workspace
 from studio.models import SceneRevision, UploadedMesh
-from studio.scene.model import SceneError, SceneObject, scene_from_dict
+from studio.scene.model import SceneError
 
 if TYPE_CHECKING:
     # Geometry, mesh files and rendering (trimesh, pyrender) load in the functions that use
@@ -52,7 +52,14 @@ FORMATS: dict[str, ExportFormat] = {
     "stl": ExportFormat("stl", "model/stl", ".stl"),
     "png": ExportFormat("png", "image/png", ".png"),
 }
-RENDER_SIZE = (1024, 768)
+METADATA_KEYS = (
+    "format",
+    "bounds",
+    "extents",
+    "watertight",
+    "units_guess",
+    "scale_to_metres",
+)
 
 
 class NoRender(LookupError):
@@ -103,6 +110,17 @@ def mesh_face_counts(workspace: Workspace) -> Callable[[str], int]:
         return int(count)
 
     return faces
+
+
+def scene_mesh_faces(workspace: Workspace, scene: dict[str, Any]) -> dict[str, int]:
+    """The stored face count of each of the workspace's uploads the scene uses, by ref."""
+    ids = {
+        int(match[1])
+        for _, ref in mesh_refs(scene)
+        if (match := MESH_REF.match(ref.strip())) is not None
+    }
+    rows = UploadedMesh.objects.filter(workspace=workspace, pk__in=ids)
+    return {f"mesh:{pk}": int(faces) for pk, faces in rows.values_list("pk", "faces")}
 
 
 def mesh_refs(scene: dict[str, Any]) -> list[tuple[str, str]]:
@@ -200,65 +218,30 @@ def revision_thumbnail(revision: SceneRevision) -> bytes:
 
 
 def _build_export(revision: SceneRevision, fmt: str) -> bytes:
-    from studio.scene.export import scene_to_glb, scene_to_obj, scene_to_stl
+    """The export written (or the PNG rendered) in a bounded child, never in the web process."""
+    from studio.scene_work import NoImage, export_built
 
-    scene = scene_from_dict(revision.scene)
-    resolver = mesh_resolver(revision.workspace)
-    if fmt == "png":
-        return _render_png(revision, resolver)
-    if fmt == "glb":
-        return scene_to_glb(scene, resolve_mesh=resolver)
-    if fmt == "obj":
-        return scene_to_obj(scene, resolve_mesh=resolver)
-    return scene_to_stl(scene, resolve_mesh=resolver)
-
-
-def _render_png(revision: SceneRevision, resolver: MeshResolver) -> bytes:
-    """A revision stored without its full render (an older round) is rendered on first ask."""
-    from studio.rendering.renderer import RenderUnavailable, render
-    from studio.rendering.result import png
-    from studio.scene.geometry import object_matrix, object_mesh
-
-    scene = scene_from_dict(revision.scene)
-
-    def mesh_for(obj: SceneObject) -> tuple[trimesh.Trimesh, Any]:
-        return object_mesh(obj, resolve_mesh=resolver), object_matrix(obj.transform)
-
-    width, height = RENDER_SIZE
     try:
-        image = render(scene, mesh_for=mesh_for, width=width, height=height, segmentation=False)
-    except RenderUnavailable as error:
+        return export_built(revision.workspace, revision.scene, fmt)
+    except NoImage as error:
         raise NoRender(f"revision {revision.number} has no render ({error})") from error
-    return png(image)
 
 
 def mesh_upload(*, workspace: Workspace, data: bytes, filename: str) -> UploadedMesh:
-    """Check and store an uploaded mesh; MeshImportError says why it cannot be used (nothing is
-    stored then)."""
-    from studio.scene.mesh_import import import_mesh
+    """Check and store an uploaded mesh, read in a bounded child; MeshImportError says why it
+    cannot be used (nothing is stored then)."""
+    from studio.scene_work import mesh_read
 
-    imported = import_mesh(
-        data,
-        filename,
-        max_bytes=MAX_UPLOAD_BYTES,
-        max_faces=MAX_UPLOAD_FACES,
-        max_vertices=MAX_UPLOAD_VERTICES,
-    )
-    name = _safe_name(filename, imported.format)
-    low, high = imported.bounds
+    imported = mesh_read(workspace, data, filename)
+    name = _safe_name(filename, imported["format"])
     with transaction.atomic():
         mesh = UploadedMesh(
             workspace=workspace,
             name=name,
-            faces=imported.faces,
-            vertices=imported.vertices,
+            faces=imported["faces"],
+            vertices=imported["vertices"],
             metadata={
-                "format": imported.format,
-                "bounds": [list(low), list(high)],
-                "extents": list(imported.extents),
-                "watertight": imported.watertight,
-                "units_guess": imported.units_guess,
-                "scale_to_metres": imported.scale_to_metres,
+                **{key: imported[key] for key in METADATA_KEYS},
                 "bytes": len(data),
             },
         )

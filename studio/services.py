@@ -2,6 +2,7 @@
 
 Every revision a person makes (an edit, a revert) is checked and rendered like an agent round:
 its report holds the checks, it has a 1024 x 768 render and a thumbnail for the history strip.
+The building and rendering run in a bounded child, never in the web process.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from django.db import transaction
 from django.db.models import Max
 
 from agents.models import Run, Workspace
-from studio import exports
+from studio import exports, scene_work
 from studio.models import SceneRevision
 from studio.scene.model import Scene, scene_from_dict
-from studio.user_edits import check_caps, edit_source, measure
+from studio.user_edits import check_estimate, edit_source
 
 
 class RevisionError(ValueError):
@@ -65,22 +66,24 @@ def revision_edit(
 ) -> SceneRevision:
     """Validate a person's edited scene, check it as a round would, and store it.
 
-    SceneError (CapExceeded among them) says what is wrong; nothing is stored then."""
+    The scene's size is estimated here, before anything is built; the build, the render and the
+    checks run in a bounded child (`studio.scene_work`). SceneError (CapExceeded among them)
+    says what is wrong; nothing is stored then."""
     source = edit_source(description)
     valid = scene_from_dict(scene)
     exports.check_mesh_refs(workspace, scene)
-    resolver = exports.mesh_resolver(workspace)
-    glb = check_caps(valid, resolve_mesh=resolver, mesh_faces=exports.mesh_face_counts(workspace))
-    measured = measure(valid, resolve_mesh=resolver)
+    faces = exports.scene_mesh_faces(workspace, scene)
+    check_estimate(valid, mesh_faces=lambda ref: faces[ref.strip()])
+    checked = scene_work.edit_checked(workspace, valid.to_dict(), mesh_faces=faces)
     revision = revision_create(
         workspace=workspace,
         scene=valid,
         source=source,
-        report=measured.report,
-        thumbnail_png=measured.thumbnail,
-        render_png=measured.png,
+        report=checked.report,
+        thumbnail_png=checked.thumbnail,
+        render_png=checked.png,
     )
-    exports.export_store(revision, "glb", glb)
+    exports.export_store(revision, "glb", checked.glb)
     return revision
 
 
@@ -96,11 +99,14 @@ def revision_revert(*, workspace: Workspace, number: int) -> SceneRevision:
         render = None
     report = old.report
     if not thumbnail or not render:  # an old revision never rendered: render and check it now
-        measured = measure(
-            scene_from_dict(old.scene), resolve_mesh=exports.mesh_resolver(workspace)
+        checked = scene_work.edit_checked(
+            workspace,
+            old.scene,
+            mesh_faces=exports.scene_mesh_faces(workspace, old.scene),
+            check_caps=False,
         )
-        thumbnail, render = measured.thumbnail or None, measured.png or None
-        report = old.report or measured.report
+        thumbnail, render = checked.thumbnail or None, checked.png or None
+        report = old.report or checked.report
     return revision_create(
         workspace=workspace,
         scene=old.scene,

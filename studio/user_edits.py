@@ -89,11 +89,13 @@ def check_caps(
     *,
     resolve_mesh: MeshResolver | None = None,
     mesh_faces: MeshFaces | None = None,
+    caps: dict[str, int] | None = None,
 ) -> bytes:
     """Enforce the caps, estimated before building (`check_estimate`) and then measured on the
     built objects (SceneError if one cannot be built), and return the GLB, which the caller may
     keep as the revision's cached export. Without `mesh_faces`, meshes count their resolved
-    faces."""
+    faces. `caps` (`current_caps()`, as the caller's process has them) override the defaults."""
+    max_triangles, max_export_bytes = (caps or current_caps()).values()
     from studio.scene.export import scene_to_glb
     from studio.scene.geometry import object_mesh
 
@@ -103,17 +105,23 @@ def check_caps(
     triangles = sum(
         len(object_mesh(item, resolve_mesh=resolve_mesh).faces) for item in scene.objects
     )
-    if triangles > MAX_TRIANGLES:
+    if triangles > max_triangles:
         raise CapExceeded(
-            f"the scene has {triangles:,} triangles; an edit may have at most {MAX_TRIANGLES:,}"
+            f"the scene has {triangles:,} triangles; an edit may have at most {max_triangles:,}"
         )
     glb = scene_to_glb(scene, resolve_mesh=resolve_mesh)
-    if len(glb) > MAX_EXPORT_BYTES:
-        megabytes = MAX_EXPORT_BYTES // 2**20
+    if len(glb) > max_export_bytes:
+        megabytes = max_export_bytes / 2**20
         raise CapExceeded(
-            f"the scene's GLB export would be {len(glb) / 2**20:.1f} MB; the cap is {megabytes} MB"
+            f"the scene's GLB export would be {len(glb) / 2**20:.1f} MB; "
+            f"the cap is {megabytes:g} MB"
         )
     return glb
+
+
+def current_caps() -> dict[str, int]:
+    """The built scene's caps, read when asked (a child is handed its caller's)."""
+    return {"max_triangles": MAX_TRIANGLES, "max_export_bytes": MAX_EXPORT_BYTES}
 
 
 def measure(scene: Scene, *, resolve_mesh: MeshResolver | None = None) -> Measured:

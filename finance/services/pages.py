@@ -12,15 +12,12 @@ import math
 import os
 import tempfile
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
 
-from agents.host_slots import SlotsBusy, host_slot
-from agents.services.quotas import QuotaExceeded
+from agents.services.child_slots import person_child_slot
 from agents.storage_files import local_copy
 from finance.documents.child import ChildBudget, run_child
 from finance.documents.data_files import ingest_csv
@@ -191,31 +188,16 @@ def page_png(*, document: Document, page: int, scale: float) -> bytes:
 
 
 def page_child(document: Document, job: dict[str, Any], *, budget: ChildBudget, what: str) -> bytes:
-    """A page's bounded child, when one of the host's page slots is free.
-
-    Each child may take `FINANCE_RENDER_MEMORY_MB`; a web process's request threads could start
-    dozens at once. So a host runs at most `FINANCE_PAGE_CHILDREN` (2) at once, and a person
-    at most one: a person's second page waits for their first (up to a few seconds, then 429),
-    and someone else's page takes the other slot meanwhile."""
-    root = Path(settings.VAR_DIR) / "slots"
-    wait = float(getattr(settings, "FINANCE_PAGE_WAIT_SECONDS", 5.0))
-    owner = document.workspace.owner_id
-    host = int(getattr(settings, "FINANCE_PAGE_CHILDREN", 2))
-    try:
-        with (
-            host_slot(root / f"page-children-user-{owner}", 1, wait_seconds=wait),
-            host_slot(root / "page-children", host, wait_seconds=wait),
-        ):
-            return run_child(job, budget=budget, what=what)
-    except SlotsBusy:
-        raise QuotaExceeded(
-            quota="page_children",
-            limit=host,
-            message="pages are being drawn for you or others at the moment; try again in a "
-            "few seconds",
-            status=429,
-            retry_at=timezone.now() + timedelta(seconds=2),
-        ) from None
+    """A page's bounded child, when one of the host's `FINANCE_PAGE_CHILDREN` (2) page slots and
+    the person's own are free (`person_child_slot`; 429 after a few seconds otherwise)."""
+    with person_child_slot(
+        "page-children",
+        document.workspace.owner_id,
+        host_count=int(getattr(settings, "FINANCE_PAGE_CHILDREN", 2)),
+        wait_seconds=float(getattr(settings, "FINANCE_PAGE_WAIT_SECONDS", 5.0)),
+        busy="pages are being drawn for you or others at the moment; try again in a few seconds",
+    ):
+        return run_child(job, budget=budget, what=what)
 
 
 def _store(path: Path, data: bytes) -> None:

@@ -103,29 +103,68 @@ def _manifold(mesh: trimesh.Trimesh) -> manifold3d.Manifold | None:
     return solid
 
 
+MAX_DIRECTIONS = 1024
+"""Directions a width is measured along at most: the axes and the normals that cover the most
+area (a curved overlap of high-poly solids has tens of thousands of distinct facet normals)."""
+BLOCK = 1 << 21
+"""Entries of one block of projections (16 MB of float64): memory stays bounded whatever the
+number of vertices, faces and directions."""
+
+
 def thinnest_extent(
     vertices: FloatArray, faces: np.ndarray, directions: FloatArray | None = None
 ) -> float:
     """The smallest width of a solid, over the world axes and its own face normals (or the
-    `directions` given, as `_directions` makes them)."""
+    `directions` given, as `_directions` makes them). Widths are spans of projections, which
+    the convex hull's vertices alone reach."""
     if len(vertices) == 0:
         return 0.0
     if directions is None:
         directions = _directions(vertices, faces)
-    projections = np.einsum("nk,dk->nd", vertices, directions)  # no BLAS threads for this
-    return float(np.min(np.ptp(projections, axis=0)))
+    points = _hull_points(vertices)
+    widths = [
+        np.ptp(np.einsum("nk,dk->nd", points, block), axis=0)  # no BLAS threads for this
+        for block in _blocks(directions, len(points))
+    ]
+    return float(np.min(np.concatenate(widths)))
+
+
+def _hull_points(vertices: FloatArray) -> FloatArray:
+    """The vertices on the convex hull (all of them for a flat or degenerate solid)."""
+    if len(vertices) <= 64:
+        return vertices
+    from scipy.spatial import ConvexHull, QhullError  # type: ignore[import-untyped]
+
+    try:
+        hull = ConvexHull(vertices)
+    except (QhullError, ValueError):
+        return vertices
+    points: FloatArray = vertices[hull.vertices]
+    return points
+
+
+def _blocks(directions: FloatArray, rows: int) -> list[FloatArray]:
+    """`directions` split so that `rows` x a block's directions stays within BLOCK entries."""
+    step = max(1, BLOCK // max(rows, 1))
+    return [directions[start : start + step] for start in range(0, len(directions), step)]
 
 
 def _directions(vertices: FloatArray, faces: np.ndarray) -> FloatArray:
-    """The world axes and the solid's distinct face normals, as unit vectors."""
+    """The world axes and the solid's distinct face normals, as unit vectors: the MAX_DIRECTIONS
+    that cover the most area where there are more."""
     corners = vertices[faces]
     normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     lengths = np.linalg.norm(normals, axis=1)
-    normals = normals[lengths > 1e-15] / lengths[lengths > 1e-15, None]
+    kept = lengths > 1e-15
+    normals, areas = normals[kept] / lengths[kept, None], lengths[kept]
     if len(normals):
         # n and -n give the same width: keep one sign (the largest component positive), dedupe.
         largest = normals[np.arange(len(normals)), np.argmax(np.abs(normals), axis=1)]
-        normals = np.unique(np.round(normals * np.sign(largest)[:, None], 4), axis=0)
+        rounded = np.round(normals * np.sign(largest)[:, None], 4)
+        normals, group = np.unique(rounded, axis=0, return_inverse=True)
+        if len(normals) > MAX_DIRECTIONS:
+            covered = np.bincount(group.ravel(), weights=areas, minlength=len(normals))
+            normals = normals[np.sort(np.argsort(-covered, kind="stable")[:MAX_DIRECTIONS])]
     directions: FloatArray = np.vstack([np.eye(3), normals])
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)
     return directions
@@ -161,7 +200,12 @@ def mean_chords(
     area projected along that direction (each face facing it, weighted by the cosine)."""
     corners = vertices[faces]
     areas = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]) / 2
-    projected = np.clip(areas @ directions.T, 0.0, None).sum(axis=0)
+    projected = np.concatenate(
+        [
+            np.clip(np.einsum("fk,dk->fd", areas, block), 0.0, None).sum(axis=0)
+            for block in _blocks(directions, len(areas))
+        ]
+    )
     chords: FloatArray = volume / np.maximum(projected, 1e-18)
     return chords
 

@@ -181,6 +181,8 @@ def _load(data: bytes, fmt: MeshFormat, name: str) -> trimesh.Trimesh:
             loaded = trimesh.load(
                 io.BytesIO(data), file_type=fmt, force="mesh", process=False, **options
             )
+    except MemoryError:
+        raise  # past the reading child's memory: said as such by its caller, not as bad data
     except Exception as error:
         # Parsers of untrusted files fail in every way (IndexError, struct.error, KeyError...);
         # each one means the same thing to the person uploading.
