@@ -104,10 +104,12 @@ def run() -> None:
 
 
 # uvicorn's bounds on what clients hold (README: Security), each overridable in the environment.
-# uvicorn has no timeout for reading a request's headers and accepts every connection: a
-# trickling or idle client holds its descriptor until it leaves. The production proxy shipped
-# in deploy/nginx/ bounds that (client_header_timeout, connections and requests per address).
+# uvicorn itself has no header timeout: its protocols with one are config/web_protocols.py
+# (WEB_HEADER_TIMEOUT, 10 s). Per-address limits are the production proxy's (deploy/nginx/).
 SERVER_LIMITS = {
+    # The HTTP protocol: uvicorn's httptools one, closing a connection whose request headers are
+    # not complete within WEB_HEADER_TIMEOUT seconds (a trickling client holds nothing).
+    "WEB_HTTP_PROTOCOL": ("--http", "config.web_protocols:HttpToolsProtocol"),
     # Connections and tasks at once (sockets included); past it requests are answered 503.
     "WEB_LIMIT_CONCURRENCY": ("--limit-concurrency", "1000"),
     # An idle keep-alive connection is closed after this many seconds.

@@ -20,9 +20,13 @@ from uvicorn.main import main as uvicorn_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY_APP = """
+import asyncio
+
 async def app(scope, receive, send):
     if scope["type"] != "http":
         return
+    if scope["path"] == "/slow":
+        await asyncio.sleep(1.5)
     await send({"type": "http.response.start", "status": 200, "headers": []})
     await send({"type": "http.response.body", "body": b"ok"})
 """
@@ -49,6 +53,7 @@ def test_the_server_command_bounds_connections_with_defaults(monkeypatch: Any) -
     params = uvicorn_cli.make_context("uvicorn", command[1:]).params
     assert params["limit_concurrency"] == 1000 and params["timeout_keep_alive"] == 5
     assert params["ws_max_size"] == 65536
+    assert params["http"] == "config.web_protocols:HttpToolsProtocol"
 
 
 def test_the_bounds_are_settings(monkeypatch: Any) -> None:
@@ -71,6 +76,11 @@ def served(tmp_path: Path, monkeypatch: Any) -> Iterator[int]:
     """A tiny app behind uvicorn with the run command's flags (cap 40, keep-alive 1 s)."""
     monkeypatch.setenv("WEB_LIMIT_CONCURRENCY", "40")
     monkeypatch.setenv("WEB_TIMEOUT_KEEP_ALIVE", "1")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # config.web_protocols, from the app's cwd
+    yield from serve_tiny(tmp_path)
+
+
+def serve_tiny(tmp_path: Path) -> Iterator[int]:
     (tmp_path / "tiny.py").write_text(TINY_APP)
     port = free_port()
     command = load_dev().server_command(host="127.0.0.1", port=str(port))
@@ -190,3 +200,59 @@ def test_nginx_accepts_the_proxy_config(tmp_path: Path) -> None:
     done = subprocess.run(["nginx", "-t", "-c", str(main)], capture_output=True, text=True)
 
     assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture
+def impatient(tmp_path: Path, monkeypatch: Any) -> Iterator[int]:
+    """The tiny app served with the run command's flags and a 1 s header timeout."""
+    monkeypatch.setenv("WEB_HEADER_TIMEOUT", "1")
+    monkeypatch.setenv("WEB_TIMEOUT_KEEP_ALIVE", "30")  # so only the header timer can close
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # config.web_protocols, from the app's cwd
+    yield from serve_tiny(tmp_path)
+
+
+def test_a_client_that_trickles_its_headers_is_closed_at_the_header_timeout(
+    impatient: int,
+) -> None:
+    client = socket.create_connection(("127.0.0.1", impatient), timeout=5.0)
+    started = time.monotonic()
+    client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+    closed_at = None
+    for byte in b"X-Slow: " + b"a" * 40:  # one byte every 0.1 s: never idle, never done
+        try:
+            client.sendall(bytes([byte]))
+        except OSError:
+            closed_at = time.monotonic() - started
+            break
+        time.sleep(0.1)
+    else:
+        client.settimeout(0.5)
+        assert client.recv(1) == b""
+        closed_at = time.monotonic() - started
+    client.close()
+
+    assert closed_at is not None and 0.9 < closed_at < 2.5
+
+
+def test_the_header_timeout_cuts_neither_a_kept_alive_request_nor_a_slow_answer(
+    impatient: int,
+) -> None:
+    client = socket.create_connection(("127.0.0.1", impatient), timeout=5.0)
+    for _ in range(3):  # each request's headers in time, over 3 s on one connection
+        client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert whole_response(client).startswith(b"HTTP/1.1 200")
+        time.sleep(0.6)
+    client.sendall(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")  # answered after 1.5 s
+
+    assert whole_response(client).startswith(b"HTTP/1.1 200")
+    client.close()
+
+
+def whole_response(client: socket.socket) -> bytes:
+    """One chunked response of the tiny app, read to its last chunk."""
+    data = b""
+    while not data.endswith(b"0\r\n\r\n"):
+        more = client.recv(4096)
+        assert more, f"closed after {data!r}"
+        data += more
+    return data
