@@ -34,7 +34,11 @@ class FinanceConfig(AppConfig):
                     "filing with search_document and read_page, citing pages as page_label. "
                     "Finish with write_note and give its link. Every figure you state must "
                     "come from a tool result, with its source; say plainly what you could not "
-                    "do."
+                    "do. When asked for a figure (a line, ratio, growth or change), state it "
+                    "with submit_answer before your reply: the metric asked, its value, unit, "
+                    "period, formula and the 0-indexed page and inputs it comes from; or "
+                    "could_not with the reason. Never answer a component or a level where a "
+                    "ratio, growth or change is asked."
                 ),
             )
         )

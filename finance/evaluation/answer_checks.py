@@ -1,7 +1,7 @@
 """Verifiers of a run's structured numeric answer: its value, and the page it cites.
 
-Both read `Run.result["result"]["answers"]` (see `finance.evaluation.answers`), never the
-answer's wording. The suite gives `numeric_answer` the reference as FinanceBench prints it
+They read what the run submitted with `submit_answer` (see `finance.evaluation.answers`),
+never the reply's wording. The suite gives `numeric_answer` the reference as FinanceBench prints it
 ("$8.70") and its unit ("USD billions"); the tolerance comes from that printing
 (`finance.evaluation.figures`).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.evaluation.verdicts import Verdict, VerifierContext
-from finance.evaluation.answers import Answer, AnswerError, answer_for, run_answers
+from finance.evaluation.answers import Answer, AnswerError, answer_for, run_answers, submitted
 from finance.evaluation.figures import (
     UnitError,
     convert,
@@ -25,9 +25,7 @@ from finance.evaluation.task_documents import CheckError, judged, page_texts, ta
 def the_answer(context: VerifierContext) -> Answer:
     """The turn's answer to its own prompt; CheckError when the run gave none."""
     try:
-        return answer_for(
-            run_answers(context.run.result), context.task.turns[context.turn - 1].prompt
-        )
+        return answer_for(run_answers(context.run), context.task.turns[context.turn - 1].prompt)
     except AnswerError as error:
         raise CheckError(str(error)) from None
 
@@ -90,3 +88,17 @@ def cited_page_prints_value(context: VerifierContext, params: dict[str, Any]) ->
             )
         found[label] = f"p. {page + 1}: {printed.text.strip()}"
     return Verdict.ok(page=answer.page, found=found)
+
+
+def declined(context: VerifierContext, params: dict[str, Any]) -> Verdict:
+    """The run submitted that it could not answer, with its reason, and no value: for a
+    question the filing cannot answer (a metric of a bank it does not define, a period it does
+    not cover)."""
+    try:
+        submission = submitted(context.run)
+    except AnswerError as error:
+        return Verdict.fail(str(error))
+    if not submission.could_not:
+        shown = ", ".join(f"{a.value:,.6g} {a.unit}" for a in submission.answers)
+        return Verdict.fail(f"the run answered {shown} where it should have said it could not")
+    return Verdict.ok(reason=submission.could_not[:300])

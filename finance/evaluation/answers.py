@@ -1,17 +1,17 @@
-"""The structured answers a finance run leaves in its result (the contract verifiers read).
+"""The answers a finance run submitted (the contract verifiers read).
 
-A run that answers a question finishes with `Decision(result=...)`, stored as
-`Run.result["result"]`:
+Every policy (a model, the offline planner) states a metric answer with the `submit_answer`
+tool (`finance.tools.answer_tool`): either
 
-    {"text": "...",
-     "answers": [{"question": str, "value": float, "unit": "USD millions" | "%" | "ratio" | ...,
-                  "document_id": int, "page": int, "label": str,
-                  "inputs": [{"label": str, "value": float, "unit": str, "page": int}, ...]}]}
+    {"answers": [{"question": str, "metric": str, "value": float, "unit": "USD millions" | "%" |
+                  "ratio" | ..., "period": str, "formula": str, "document_id": int, "page": int,
+                  "label": str, "inputs": [{"label": str, "value": float, "unit": str,
+                                             "page": int}, ...]}]}
 
-`page` is the 0-indexed page that prints the value or, for a computed value, its inputs.
-`inputs` is optional: the figures a computed value was made from, each with the page that
-prints it (a ratio of revenue on the income statement to PP&E on the balance sheet cites two).
-Verifiers read this, never the answer's wording.
+or {"could_not": "the reason"}. The last submission the tool accepted counts; the run's events
+hold it (the call's arguments, and its result marked ok). `page` is the 0-indexed page that
+prints the value or, for a computed value, one of its inputs' pages. Verifiers read this, never
+the reply's wording.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from finance.evaluation.figures import UnitError, unit_kind
+
+SUBMIT_ANSWER = "submit_answer"
 
 
 class AnswerError(ValueError):
@@ -46,15 +48,46 @@ class Answer:
     inputs: tuple[AnswerInput, ...] = ()
 
 
-def run_answers(result: Any) -> list[Answer]:
-    """The answers in a run's stored result (`Run.result`); AnswerError when there are none."""
-    structured = result.get("result") if isinstance(result, dict) else None
-    if not isinstance(structured, dict):
-        raise AnswerError("the run's result is not structured (no 'answers', only text)")
-    raw = structured.get("answers")
+@dataclass(frozen=True)
+class Submission:
+    """What a run submitted: its answers, or the reason it could not answer."""
+
+    answers: tuple[Answer, ...] = ()
+    could_not: str = ""
+
+
+def submitted(run: Any) -> Submission:
+    """The run's last accepted `submit_answer` call; AnswerError when it made none."""
+    from agents.models import Event
+    from agents.runtime import events
+
+    calls: dict[str, dict[str, Any]] = {}
+    accepted: dict[str, Any] | None = None
+    rows = Event.objects.filter(run=run, type__in=(events.TOOL_CALL, events.TOOL_RESULT))
+    for event in rows.order_by("seq"):
+        payload = event.payload or {}
+        if payload.get("name") != SUBMIT_ANSWER:
+            continue
+        if event.type == events.TOOL_CALL:
+            calls[str(payload.get("id"))] = payload.get("arguments") or {}
+        elif payload.get("ok") and str(payload.get("id")) in calls:
+            accepted = calls[str(payload.get("id"))]
+    if accepted is None:
+        raise AnswerError("the run submitted no answer (no accepted submit_answer call)")
+    if accepted.get("could_not"):
+        return Submission(could_not=str(accepted["could_not"]))
+    raw = accepted.get("answers")
     if not isinstance(raw, list) or not raw:
-        raise AnswerError("the run's result has no 'answers'")
-    return [read_answer(item, f"answers[{n}]") for n, item in enumerate(raw)]
+        raise AnswerError("the run's submission has no answers")
+    return Submission(tuple(read_answer(item, f"answers[{n}]") for n, item in enumerate(raw)))
+
+
+def run_answers(run: Any) -> list[Answer]:
+    """The answers the run submitted; AnswerError when it submitted none or could not."""
+    submission = submitted(run)
+    if submission.could_not:
+        raise AnswerError(f"the run submitted that it could not answer: {submission.could_not}")
+    return list(submission.answers)
 
 
 def read_answer(raw: Any, where: str) -> Answer:

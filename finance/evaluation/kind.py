@@ -20,7 +20,7 @@ SUITE = Path(__file__).resolve().parent / "suite"
 
 
 def verifiers() -> Mapping[str, Verifier]:
-    from finance.evaluation.answer_checks import cited_page_prints_value, numeric_answer
+    from finance.evaluation.answer_checks import cited_page_prints_value, declined, numeric_answer
     from finance.evaluation.retrieval_checks import evidence_retrieved
     from finance.evaluation.statement_checks import (
         accounting_identities,
@@ -30,6 +30,7 @@ def verifiers() -> Mapping[str, Verifier]:
 
     return {
         "numeric_answer": numeric_answer,
+        "declined": declined,
         "cited_page_prints_value": cited_page_prints_value,
         "statements_years": statements_years,
         "accounting_identities": accounting_identities,

@@ -23,7 +23,7 @@ def key_outputs(context: VerifierContext) -> dict[str, Any]:
     names = document_id_names(context)
     out: dict[str, Any] = {}
     try:
-        answers = run_answers(context.run.result)
+        answers = run_answers(context.run)
     except AnswerError:
         answers = []
     if answers:

@@ -358,3 +358,21 @@ def _shown(value: float, unit: str) -> str:
         return f"${value:,.2f} per share"
     scale = unit.split()[-1]
     return f"${value:,.2f} {scale[:-1]}" if abs(value) < 100 else f"${value:,.0f} {scale[:-1]}"
+
+
+SUBMITTED_KEYS = ("question", "value", "unit", "period", "formula", "document_id", "page", "label")
+
+
+def submission_of(metric: str, answers: list[dict[str, Any]], lead: str) -> dict[str, Any]:
+    """The `submit_answer` arguments for the planner's answers: each with its metric, inputs
+    and pages; with none, "could not" with the lead's reason."""
+    if not answers:
+        return {"could_not": lead}
+    submitted = []
+    for answer in answers:
+        entry = {key: answer[key] for key in SUBMITTED_KEYS if key in answer}
+        entry["metric"] = metric
+        if answer.get("inputs"):
+            entry["inputs"] = [dict(item) for item in answer["inputs"]]
+        submitted.append(entry)
+    return {"answers": submitted}

@@ -8,8 +8,8 @@
 4. `write_note` with the same plan; the answer summarises it, links the note, and says plainly
    what could not be done.
 5. A metric question (`planner.metrics`): `get_statements` for the statements the metric
-   needs, and the answer leads with the value; the run's result carries it structured
-   (`{"text", "answers": [{question, value, unit, document_id, page, label, inputs}]}`).
+   needs; the answers (or "could not" with the reason) go to `submit_answer`, the contract
+   every policy answers through, and the reply leads with the value.
 
 It decides from the conversation alone, so a resumed run carries on where it stopped. Requests
 with no research words and no question (arithmetic such as "what is 17 * 23?" is none) are
@@ -34,7 +34,7 @@ from agents.runtime import (
 from finance.documents.matching import match_documents
 from finance.documents.profile import DocumentProfile
 from finance.planner.intent import DEFAULT_QUESTIONS, Intent, read_intent
-from finance.planner.metric_answer import metric_answer, part_asked
+from finance.planner.metric_answer import metric_answer, part_asked, submission_of
 from finance.planner.metric_catalogue import STATEMENT_OF
 
 HELP = (
@@ -82,6 +82,9 @@ class ResearchPlanner:
         if intent.metric is None:
             return answer_decision(context, text)
         lead, result = metric_answer(intent.metric, request, chosen, results)
+        if "answer" not in results:  # what is judged: the submission, never the wording
+            submission = submission_of(intent.metric.title, result["answers"], lead)
+            return call_decision(context, "answer", "submit_answer", submission, lead)
         text = f"{lead}\n{text}"
         return replace(answer_decision(context, text), result={"text": text, **result})
 

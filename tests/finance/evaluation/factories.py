@@ -1,5 +1,5 @@
 """Small synthetic filings for the finance verifiers: a document with page texts and statements,
-and a finished run with a structured answer and search events."""
+and a finished run with a submitted answer and search events."""
 
 from __future__ import annotations
 
@@ -134,18 +134,28 @@ def make_context(
     return VerifierContext(task=task, workspace=workspace, runs=[run], turn=1, inputs=inputs)
 
 
-def answer_result(document: Document, **answer: Any) -> dict[str, Any]:
-    """A run's stored result (`Run.result`) carrying one structured answer."""
+def answer_events(document: Document, **answer: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A run's accepted `submit_answer` call carrying one answer (what the verifiers read)."""
     entry = {
         "question": "What were total assets in FY2020?",
+        "metric": "total assets",
         "value": 1000.0,
         "unit": "USD millions",
+        "period": "FY2020",
         "document_id": document.pk,
         "page": 1,
         "label": "total assets FY2020",
         **answer,
     }
-    return {"status": "succeeded", "message": "", "result": {"text": "...", "answers": [entry]}}
+    return submission_events({"answers": [entry]})
+
+
+def submission_events(
+    arguments: dict[str, Any], *, ok: bool = True, call_id: str = "answer-1"
+) -> list[tuple[str, dict[str, Any]]]:
+    call = {"id": call_id, "name": "submit_answer", "arguments": arguments}
+    result = {"id": call_id, "name": "submit_answer", "ok": ok, "content": "{}"}
+    return [("tool.call", call), ("tool.result", result)]
 
 
 def search_events(document: Document, *pages: int) -> list[tuple[str, dict[str, Any]]]:
