@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from agents.evaluation.intervals import shown
 from agents.evaluation.runner import TaskRecord
 from agents.evaluation.session import SuiteResult
 
@@ -37,7 +38,7 @@ def task_table(records: Sequence[TaskRecord]) -> list[str]:
 
 def suite_summary(result: SuiteResult, *, floor: float | None) -> list[str]:
     summary = result.summary
-    rate = "n/a" if summary.pass_rate is None else f"{summary.pass_rate:.1%}"
+    rate = shown(summary.passed, summary.judged)
     reward = "n/a" if summary.mean_reward is None else f"{summary.mean_reward:.3f}"
     lines = [
         f"suite {summary.suite}: pass rate {rate} ({summary.passed}/{summary.judged}), "

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from agents.evaluation.intervals import wilson
 from agents.evaluation.runner import TaskRecord
 from agents.models import EvaluationRun, TaskResult
 
@@ -36,10 +37,17 @@ class SuiteSummary:
     def pass_rate(self) -> float | None:
         return round(self.passed / self.judged, 4) if self.judged else None
 
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """The pass rate's 95 % Wilson interval."""
+        return wilson(self.passed, self.judged)
+
     def to_dict(self) -> dict[str, Any]:
+        interval = self.interval
         return {
             "suite": self.suite,
             "pass_rate": self.pass_rate,
+            "interval": [round(bound, 4) for bound in interval] if interval else None,
             "passed": self.passed,
             "judged": self.judged,
             "skipped": self.skipped,

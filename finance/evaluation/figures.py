@@ -120,22 +120,38 @@ def float_decimals(value: float, cap: int = 6) -> int:
 
 @dataclass(frozen=True)
 class PrintedNumber:
-    """A number as a page prints it: absolute value and the unit of its last digit."""
+    """A number as a page prints it: absolute value, the unit of its last digit, and its sign
+    ("(16,135)" and "-7.2%" are negative)."""
 
     text: str
     value: float
     step: float  # 1 for "1,577", 0.1 for "8.7"
     percent: bool
+    negative: bool = False
+
+
+CITATION_WORDS = re.compile(
+    r"(?:\b(?:note|notes|page|pages|p|pp|item|items|part|section|exhibit|schedule|article|rule|"
+    r"topic|asc|footnote|chapter|form|level)\.?|§|#)\s*$",
+    re.IGNORECASE,
+)
+"""Words that make the number after them a reference, not a figure ("Note 24", "page 1",
+"Item 7", "ASC 842", "Level 2")."""
 
 
 def printed_numbers(text: str) -> list[PrintedNumber]:
-    """Every number a page prints ("$ 1,577", "(16,135)", "4.2%"), in order."""
+    """Every figure a page prints ("$ 1,577", "(16,135)", "4.2%"), in order; numbers that
+    name a note, page, item or section are references, not figures, and are left out."""
     out = []
     for match in _PRINTED.finditer(text):
+        if CITATION_WORDS.search(text[max(0, match.start() - 16) : match.start()]):
+            continue
         whole, fraction = match.group(1), match.group(2) or ""
         decimals = len(fraction) - 1 if fraction else 0
         value = float(whole.replace(",", "") + fraction)
-        out.append(PrintedNumber(match.group(0), value, 10.0**-decimals, match.group(3) == "%"))
+        printed = match.group(0)
+        negative = printed.lstrip().startswith(("(", "-"))
+        out.append(PrintedNumber(printed, value, 10.0**-decimals, match.group(3) == "%", negative))
     return out
 
 
@@ -149,21 +165,29 @@ def agrees(a: float, a_step: float, b: float, b_step: float) -> bool:
 
 
 def find_printed(value: float, unit: str, numbers: list[PrintedNumber]) -> PrintedNumber | None:
-    """The first printed number that states `value` (in `unit`), or None."""
+    """The first printed number that states `value` (in `unit`), or None.
+
+    A percentage printed with its sign never states money; a ratio or percentage is stated only
+    with its own sign, and with at least as many significant digits as it has, up to two
+    ("1" does not state 1.21). A negative amount is stated only by a negative printing; a
+    positive one also by a bracketed one (statements bracket outflows whose amount is asked)."""
     if not math.isfinite(value):
         return None
     kind = unit_kind(unit)
     own_step = 10.0 ** -float_decimals(value)
-    if normalise_unit(unit) == "usd":  # a per-share amount ("$3.85"): as printed
-        for number in numbers:
-            if agrees(number.value, number.step, value, own_step):
-                return number
-        return None
     if kind == "money":
+        candidates = [
+            number for number in numbers if not number.percent and (value >= 0 or number.negative)
+        ]
+        if normalise_unit(unit) == "usd":  # a per-share amount ("$3.85"): as printed
+            for number in candidates:
+                if agrees(number.value, number.step, value, own_step):
+                    return number
+            return None
         millions = convert(value, unit, "USD millions")
         step = own_step * MONEY_UNITS[normalise_unit(unit)]
         for scale in PRINTED_SCALES:  # as printed first, then in thousands, then in billions
-            for number in numbers:
+            for number in candidates:
                 if scale != 1.0 and significant_digits(number.text) < 2:
                     continue  # "$1" is no statement of 1,233 millions in billions
                 if agrees(number.value * scale, number.step * scale, millions, step):
@@ -172,9 +196,20 @@ def find_printed(value: float, unit: str, numbers: list[PrintedNumber]) -> Print
     factor = RATIO_UNITS[normalise_unit(unit)]
     percent, ratio = value * factor * 100, value * factor
     for number in numbers:
+        if value != 0 and number.negative != (value < 0):
+            continue  # "7.2%" is no statement of -7.22 %
         # "16.5%" or "16.5" for a margin; "17.98" or "17.98x" for a multiple
-        if agrees(number.value, number.step, percent, own_step * factor * 100):
+        if _states(number, percent, own_step * factor * 100):
             return number
-        if not number.percent and agrees(number.value, number.step, ratio, own_step * factor):
+        if not number.percent and _states(number, ratio, own_step * factor):
             return number
     return None
+
+
+def _states(number: PrintedNumber, value: float, step: float) -> bool:
+    """`number` states the share or multiple `value` (given to `step`): it agrees, and prints as
+    many significant digits as the value has, up to two."""
+    wanted = min(2, significant_digits(f"{abs(value) / step:.0f}"))
+    return significant_digits(number.text) >= wanted and agrees(
+        number.value, number.step, value, step
+    )

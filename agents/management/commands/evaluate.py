@@ -38,6 +38,12 @@ class Command(BaseCommand):
         parser.add_argument("--tasks", default="", help="ids or globs, comma-separated; tag:NAME")
         parser.add_argument("--quick", action="store_true", help="only the tasks marked quick (CI)")
         parser.add_argument(
+            "--allow-absent-inputs",
+            action="store_true",
+            help="with --check-floors: a suite whose every task lacks its inputs here is reported "
+            "as not checked instead of failing (a machine without ../shared/data)",
+        )
+        parser.add_argument(
             "--json", dest="json_path", help="write per-task results and pass rates"
         )
         parser.add_argument(
@@ -107,7 +113,12 @@ class Command(BaseCommand):
         if options["json_path"]:
             self._write_json(Path(options["json_path"]), results, environment)
         if options["check_floors"]:
-            self._check_floors(results, quick=options["quick"], partial=bool(options["tasks"]))
+            self._check_floors(
+                results,
+                quick=options["quick"],
+                partial=bool(options["tasks"]),
+                absent_ok=options["allow_absent_inputs"],
+            )
 
     def _print(self, results: list[SuiteResult], *, quick: bool, partial: bool) -> None:
         for result in results:
@@ -132,24 +143,38 @@ class Command(BaseCommand):
             raise CommandError(f"cannot write {path}: {error}") from error
         self.stdout.write(f"wrote {path}")
 
-    def _check_floors(self, results: list[SuiteResult], *, quick: bool, partial: bool) -> None:
+    def _check_floors(
+        self, results: list[SuiteResult], *, quick: bool, partial: bool, absent_ok: bool
+    ) -> None:
         if partial:
             raise CommandError("--check-floors compares whole suites (or --quick), not --tasks")
-        below = []
+        below, unchecked = [], []
         for result in results:
-            floor, rate = _floor(result, quick), result.summary.pass_rate
-            if floor is not None and result.summary.skipped:
-                # Inputs absent here (no ../shared/data): the rate is not the suite's rate.
-                self.stdout.write(
-                    f"{result.suite.name}: floor not checked, {result.summary.skipped} task(s) "
+            summary, floor = result.summary, _floor(result, quick)
+            if floor is None:
+                continue
+            if summary.skipped and summary.skipped == summary.total:
+                unchecked.append(
+                    f"{result.suite.name}: floor not checked, all {summary.total} task(s) "
                     "skipped because their inputs are not on this machine"
                 )
                 continue
-            if floor is not None and (rate is None or rate + 1e-9 < floor):
-                shown = "no judged task" if rate is None else f"{rate:.1%}"
-                below.append(f"{result.suite.name} {shown} < floor {floor:.0%}")
+            # A skipped task is a task not passed: skipping part of a suite cannot raise its rate.
+            rate = summary.passed / summary.total if summary.total else None
+            if rate is None or rate + 1e-9 < floor:
+                shown = "no task" if rate is None else f"{rate:.1%}"
+                skipped = f" ({summary.skipped} skipped count as failed)" if summary.skipped else ""
+                below.append(f"{result.suite.name} {shown}{skipped} < floor {floor:.0%}")
+        for line in unchecked:
+            self.stdout.write(line)
         if below:
             raise CommandError("pass rate below the recorded floor: " + "; ".join(below))
+        if unchecked and not absent_ok:
+            raise CommandError(
+                "no floor could be checked for "
+                + ", ".join(u.split(":")[0] for u in unchecked)
+                + ": their inputs are absent (pass --allow-absent-inputs where that is expected)"
+            )
         self.stdout.write(self.style.SUCCESS("every suite checked is at or above its floor"))
         sys.stdout.flush()
 

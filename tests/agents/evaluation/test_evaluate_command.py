@@ -100,15 +100,38 @@ def test_a_suite_with_a_bad_check_is_refused_before_anything_runs(arithmetic_kin
     assert not EvaluationRun.objects.exists()
 
 
-def test_floors_are_not_judged_on_a_machine_without_the_inputs(arithmetic_kind, capsys):
+def test_a_suite_without_its_inputs_fails_the_floor_check_unless_that_is_expected(
+    arithmetic_kind, capsys
+):
     folder = arithmetic_kind()
     (folder / "tasks.yaml").write_text(
         "tasks:\n- {id: needs-file, quick: true, prompt: 'what is 1+1?',\n"
         "   inputs: {missing: a.pdf}}\n"
     )
-    call_command("evaluate", "--suite", "arith", "--quick", "--check-floors")
-    out = capsys.readouterr().out
-    assert (
-        "floor not checked, 1 task(s) skipped because their inputs are not on this machine" in out
+    with pytest.raises(CommandError, match="no floor could be checked for arith"):
+        call_command("evaluate", "--suite", "arith", "--quick", "--check-floors")
+
+    call_command(
+        "evaluate", "--suite", "arith", "--quick", "--check-floors", "--allow-absent-inputs"
     )
+    out = capsys.readouterr().out
+    assert "floor not checked, all 1 task(s) skipped because their inputs are not on this" in out
     assert "SKIP" in out
+
+
+def test_skipped_tasks_count_as_failed_against_the_floor(arithmetic_kind):
+    folder = arithmetic_kind()
+    (folder / "tasks.yaml").write_text(
+        "tasks:\n- {id: right, quick: true, prompt: 'what is 1+1?'}\n"
+        "- {id: needs-file, quick: true, prompt: 'what is 1+2?', inputs: {missing: a.pdf}}\n"
+    )  # one passes, one is skipped: 100 % of those judged, 50 % of the suite
+
+    with pytest.raises(CommandError, match=r"arith 50\.0% \(1 skipped count as failed\)"):
+        call_command(
+            "evaluate", "--suite", "arith", "--quick", "--check-floors", "--allow-absent-inputs"
+        )
+
+
+def test_the_summary_gives_the_pass_rate_with_its_95_percent_interval(arithmetic_kind, capsys):
+    call_command("evaluate", "--suite", "arith")
+    assert "pass rate 66.7% (95% CI 20.8%-93.9%) (2/3)" in capsys.readouterr().out

@@ -62,3 +62,33 @@ def test_a_one_digit_number_does_not_state_a_value_in_another_scale():
     numbers = printed_numbers("Par value $1 per share; net earnings $ 1,228")
     assert find_printed(1233.0, "USD millions", numbers) is None
     assert find_printed(1228.0, "USD millions", numbers).text == "$ 1,228"
+
+
+def test_a_percentage_never_states_money():
+    numbers = printed_numbers("Revenue grew 1.6% to a record")
+    assert find_printed(1577.0, "USD millions", numbers) is None  # was "1.6%" read in billions
+    assert find_printed(1.6, "%", numbers).text == "1.6%"
+
+
+def test_a_note_page_or_item_number_is_a_reference_not_a_figure():
+    numbers = printed_numbers("See Note 24 on page 1; Item 7. Level 2 inputs. Rate was 23.9%")
+    assert find_printed(23.9, "%", numbers).text == "23.9%"
+    assert [number.text for number in numbers] == ["23.9%"]
+    assert find_printed(24.0, "%", printed_numbers("Note 24")) is None
+    assert find_printed(1.21, "ratio", printed_numbers("page 1")) is None
+
+
+def test_a_share_or_multiple_needs_its_own_precision_and_its_sign():
+    assert find_printed(1.21, "ratio", printed_numbers("current ratio 1 to 2")) is None
+    assert find_printed(1.21, "ratio", printed_numbers("current ratio 1.2")).text == "1.2"
+    assert find_printed(-7.22, "%", printed_numbers("margin rose 7.2%")) is None
+    assert find_printed(-7.22, "%", printed_numbers("margin fell (7.2)%")) is not None
+    assert find_printed(7.22, "%", printed_numbers("change (7.2)%")) is None
+
+
+def test_a_negative_amount_needs_a_negative_printing():
+    numbers = printed_numbers("Net income 1,228")
+    assert find_printed(-1228.0, "USD millions", numbers) is None
+    assert find_printed(-1228.0, "USD millions", printed_numbers("Net loss (1,228)")) is not None
+    # an outflow printed in brackets states the amount asked for
+    assert find_printed(1577.0, "USD millions", printed_numbers("Capex (1,577)")) is not None
