@@ -291,7 +291,8 @@ def test() -> None:
 
 
 def evaluate_quick() -> None:
-    """The quick evaluation subset, on a throwaway database, held to the floors in the repo."""
+    """The quick evaluation subset, on a throwaway database, held to the floors in the repo;
+    then its verifiers' quality control (a verifier passing a null or wrong solver fails)."""
     say("evaluation: quick subset of every suite against its floor")
     with tempfile.TemporaryDirectory(prefix="agentworks-eval-") as var:
         env = {**os.environ, "VAR_DIR": var}
@@ -311,6 +312,8 @@ def evaluate_quick() -> None:
             *absent,
             env=env,
         )
+        say("evaluation: quality control of the quick subsets' verifiers (gold, null, wrong)")
+        sh(PYTHON, "manage.py", "evaluate", "--suite", "all", "--quick", "--qc", env=env)
 
 
 def main() -> None:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from agents.evaluation.verdicts import Verifier, VerifierContext
 
 if TYPE_CHECKING:
+    from agents.evaluation.qc import QcPlan
+    from agents.evaluation.spec import Task
     from agents.models import Workspace
 
 Prepare = Callable[["Workspace", dict[str, Any]], dict[str, Any]]
@@ -47,6 +49,9 @@ class EvaluationKind:
         default=lambda name, params: []
     )
     """What is wrong with one check's parameters, so a bad suite is refused before any run."""
+    qc: Callable[[Task, dict[str, Any]], QcPlan] | None = None
+    """The gold, null and wrong solvers of a task, given its prepared inputs
+    (`agents.evaluation.qc`); None: the kind has no quality control yet."""
 
     def verifier_table(self) -> Mapping[str, Verifier]:
         return self.verifiers() if callable(self.verifiers) else self.verifiers

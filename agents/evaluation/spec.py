@@ -76,6 +76,9 @@ class Task:
     quick: bool = False
     tags: tuple[str, ...] = ()
     source: str = ""
+    gold: dict[str, Any] = field(default_factory=dict)
+    """What a perfect agent submits, for the quality control (`agents.evaluation.qc`): each
+    kind says what it holds (a finance answer with its inputs and pages)."""
 
     @property
     def checks(self) -> list[Check]:
@@ -171,6 +174,7 @@ def _task(raw: Any, defaults: dict[str, Any], *, suite: str, kind: str, where: s
         quick=bool(raw.get("quick", False)),
         tags=tuple(str(tag) for tag in merged.get("tags") or ()),
         source=where,
+        gold=dict(raw.get("gold") or {}),
     )
 
 

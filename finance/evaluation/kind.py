@@ -50,5 +50,6 @@ def register() -> None:
             leftovers=lazy("finance.evaluation.summary:leftovers"),
             key_outputs=lazy("finance.evaluation.summary:key_outputs"),
             environment=lazy("finance.evaluation.summary:environment"),
+            qc=lazy("finance.evaluation.qc:plan"),
         )
     )

@@ -27,5 +27,6 @@ def register() -> None:
             key_outputs=lazy(f"{hooks}:key_outputs"),
             environment=lazy(f"{hooks}:environment"),
             check_params=lazy("studio.evaluation.verifiers:parameter_problems"),
+            qc=lazy("studio.evaluation.qc:plan"),
         )
     )

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agents.evaluation import SuiteError
 from agents.evaluation.environment import environment_report
+from agents.evaluation.qc_report import defects, run_qc, write_qc_json
 from agents.evaluation.report import progress_line, suite_summary, task_table
 from agents.evaluation.session import SuiteResult, evaluate_suite
 from agents.evaluation.suites import load_suites, suite_problems
@@ -48,6 +49,12 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--check-floors", action="store_true", help="fail when a pass rate is below its floor"
+        )
+        parser.add_argument(
+            "--qc",
+            action="store_true",
+            help="run each task's gold, null and wrong solvers through the model path instead; "
+            "fail when a verifier passes a null or wrong solver or a gold fails",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -85,6 +92,8 @@ class Command(BaseCommand):
         total = sum(len(tasks) for _, tasks in chosen) * repeat
         if total == 0:
             raise CommandError("no task matches that selection")
+        if options["qc"]:
+            return self._qc(chosen, options)
         environment = environment_report(
             policy=policy, model=model, kinds=[s.kind for s, _ in chosen]
         )
@@ -119,6 +128,17 @@ class Command(BaseCommand):
                 partial=bool(options["tasks"]),
                 absent_ok=options["allow_absent_inputs"],
             )
+
+    def _qc(self, chosen: list[tuple[Any, list[Any]]], options: dict[str, Any]) -> None:
+        results = run_qc(chosen, say=self.stdout.write)
+        if options["json_path"]:
+            try:
+                write_qc_json(Path(options["json_path"]), results)
+            except OSError as error:
+                raise CommandError(f"cannot write {options['json_path']}: {error}") from error
+        found = defects(results)
+        if found:
+            raise CommandError(f"{len(found)} verifier defect(s): " + " | ".join(found[:20]))
 
     def _print(self, results: list[SuiteResult], *, quick: bool, partial: bool) -> None:
         for result in results:
