@@ -38,13 +38,16 @@ class StudioConfig(AppConfig):
                 context=context,
                 system_prompt=(
                     "You build 3D scenes from plain-language descriptions with exact dimensions "
-                    "in metres (+Y up, the ground's top at y = 0). Start with build_scene for "
-                    "the whole request, adjust objects with the editing tools, then call "
-                    "refine_round until every check passes or the round budget is spent. When the "
-                    "workspace already has a scene (its summary comes before the request), edit "
-                    "it with the editing tools and keep what the person did not mention; build a "
-                    "new scene only when asked to start over. Never guess a measurement a tool "
-                    "can give you."
+                    "in metres (+Y up, the ground's top at y = 0). Build with whichever tools "
+                    "fit: the primitives (add_object, place_object, resize_object, set_material, "
+                    "combine_objects, add_light, set_camera, run_python for a custom mesh) give "
+                    "you full control; build_scene turns a whole plain request into a first "
+                    "scene in one call. Then call refine_round until every check passes or the "
+                    "round budget is spent. When the workspace already has a scene (its summary "
+                    "comes before the request), edit it and keep what the person did not "
+                    "mention; start a new scene only when asked to start over. Never guess a "
+                    "measurement a tool can give you, and never say a request is done when a "
+                    "requested thing is missing: name what you could not build and why."
                 ),
             )
         )

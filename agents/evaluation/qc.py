@@ -37,6 +37,9 @@ class Solver:
     name: str
     role: str
     replies: Callable[[Request], Reply]
+    setup: Callable[[Any, dict[str, Any]], None] | None = None
+    """What the solver changes in the prepared workspace before its run (the statements a
+    document's reading left, for a task that judges them): given the workspace and inputs."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,8 @@ def _solve(
     """Play the task's turns with `solver` answering as the model; whether every check passed,
     and the reasons of those that failed."""
     kind = get_evaluation_kind(task.kind)
+    if solver.setup is not None:
+        solver.setup(workspace, inputs)
     server.reset()
     server.responder = solver.replies
     record = TaskRecord(task=task)
@@ -189,9 +194,15 @@ def _solve(
     return ok, "; ".join(failed_reasons(record.checks))[:500]
 
 
-def null_solver() -> Solver:
-    """Does nothing: no tool call, and says it is done."""
-    return Solver("null", "null", lambda request: Reply.say("Done."))
+def null_solver(setup: Callable[[Any, dict[str, Any]], None] | None = None) -> Solver:
+    """Does nothing: no tool call, and says it is done (after `setup`, where the task judges
+    state a run does not make)."""
+    return Solver("null", "null", lambda request: Reply.say("Done."), setup)
+
+
+def state_solver(name: str, role: str, setup: Callable[[Any, dict[str, Any]], None]) -> Solver:
+    """A solver whose answer is a state (`setup`), its run saying only "Done."."""
+    return Solver(name, role, lambda request: Reply.say("Done."), setup)
 
 
 def scripted(name: str, role: str, calls: Sequence[tuple[str, dict[str, Any]]]) -> Solver:

@@ -31,7 +31,7 @@ from typing import Any
 import yaml
 
 SUITE_FILE_SUFFIXES = (".yaml", ".yml", ".json")
-NOT_TASK_FILES = ("floors.json", "known_failures.json")
+NOT_TASK_FILES = ("floors.json", "known_failures.json", "statement_carries.json")
 """Files of a suite folder that are not task files: the floors, and hand-kept marks that a
 generated suite's build script merges into its tasks."""
 FINAL_STATUSES = ("succeeded", "failed", "cancelled", "stuck")

@@ -38,6 +38,7 @@ from finance.evaluation.shared_data import DOCUMENT_FOLDERS, document_path
 
 SUITE = Path(__file__).resolve().parent / "suite"
 KNOWN_FAILURES = SUITE / "known_failures.json"
+CARRIES_FILE = SUITE / "statement_carries.json"
 QUESTION_FILES = (
     ("dev", "finance/financebench_dev.jsonl"),
     ("devset", "finance/devset/questions.jsonl"),
@@ -170,13 +171,26 @@ def document_facts(root: Path, doc_names: Iterable[str]) -> dict[str, tuple[str,
     return facts
 
 
-def statements_task(root: Path, doc: str, doc_type: str, period: int) -> dict[str, Any]:
+def statements_task(
+    root: Path, doc: str, doc_type: str, period: int, carries: list[str] | None = None
+) -> dict[str, Any]:
+    said = {} if carries is None else {"carries": carries}
     checks: list[dict[str, Any]] = [
-        {"check": "statements_years", "document": doc, "doc_type": doc_type, "period": period},
-        {"check": "accounting_identities", "document": doc, "doc_type": doc_type},
+        {
+            "check": "statements_years",
+            "document": doc,
+            "doc_type": doc_type,
+            "period": period,
+            **said,
+        },
+        {"check": "accounting_identities", "document": doc, "doc_type": doc_type, **said},
     ]
     if doc_type == "10k":
         checks.append({"check": "core_lines", "document": doc, "period": period})
+    elif carries is None or carries:  # what a quarter, a release or an 8-K carries, checked
+        checks.append(
+            {"check": "core_lines", "document": doc, "doc_type": doc_type, "period": period, **said}
+        )
     return {
         "id": f"statements-{doc}",
         "prompt": STATEMENTS_PROMPT,
@@ -194,9 +208,12 @@ def build(root: Path) -> dict[str, list[dict[str, Any]]]:
     on_disk = [p.stem for folder in DOCUMENT_FOLDERS for p in sorted((root / folder).glob("*.pdf"))]
     doc_names = sorted({*listed, *(q["doc_name"] for q in found), *on_disk})
     facts = document_facts(root, doc_names)
+    carries = read_carries()
     return {
         "numeric": [numeric_task(root, q) for q in found if is_numeric(q)],
-        "statements": [statements_task(root, doc, *facts[doc]) for doc in doc_names],
+        "statements": [
+            statements_task(root, doc, *facts[doc], carries.get(doc)) for doc in doc_names
+        ],
         "retrieval": [retrieval_task(root, q) for q in found if q.get("evidence")],
     }
 
@@ -223,6 +240,14 @@ def hand_written_ids() -> set[str]:
         tasks = json.loads(path.read_text(encoding="utf-8")).get("tasks") or []
         ids |= {str(task["id"]) for task in tasks if isinstance(task, dict) and "id" in task}
     return ids
+
+
+def read_carries() -> dict[str, list[str]]:
+    """The hand-kept statements of documents that differ from their kind's (`carries`)."""
+    if not CARRIES_FILE.exists():
+        return {}
+    data = json.loads(CARRIES_FILE.read_text(encoding="utf-8"))
+    return {str(doc): list(entry["carries"]) for doc, entry in data["carries"].items()}
 
 
 def read_known_failures() -> dict[str, str]:

@@ -12,16 +12,20 @@ Answer tasks (a `numeric_answer`, or a `declined` for a question the filing cann
   cited page, cited truly (a component or a level where something else is asked); the right
   value citing a page that does not print it. A declined task's wrong solver answers a number.
 
-Statement and retrieval tasks judge what ingestion and search produced, not a submission:
-their solvers are not written yet, and the QC reports them as uncovered.
+Statement tasks judge what reading the document left: the null solver leaves no statements,
+the wrong solvers misread them (a thousand times too large, a year off, lines swapped); their
+gold is not written yet. For a document that prints no statements (`carries: []`) reading
+nothing is the gold, and reading some is the wrong solver. Retrieval tasks are not covered yet.
 """
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from agents.evaluation.qc import QcPlan, Solver, null_solver, scripted
+from agents.evaluation.qc import QcPlan, Solver, null_solver, scripted, state_solver
 from agents.evaluation.spec import Check, Task
 from finance.evaluation.figures import (
     Reference,
@@ -30,7 +34,10 @@ from finance.evaluation.figures import (
     read_reference,
     unit_kind,
 )
+from finance.evaluation.statement_checks import STATEMENT_NAMES
 from finance.models import Document
+
+Setup = Callable[[Any, dict[str, Any]], None]
 
 SUBMIT = "submit_answer"
 YEAR = re.compile(r"^(19|20)\d\d$")
@@ -47,9 +54,100 @@ def plan(task: Task, inputs: dict[str, Any]) -> QcPlan:
         return _numeric(task, checks["numeric_answer"], documents)
     if "declined" in checks:
         return _declined(task, documents)
+    statement_checks = [c for c in checks.values() if c.name in STATEMENT_CHECKS]
+    if statement_checks:
+        return _statements(statement_checks, documents)
+    return QcPlan(uncovered="it judges what search retrieved: its solvers are not written yet")
+
+
+STATEMENT_CHECKS = ("statements_years", "accounting_identities", "core_lines")
+
+
+def _statements(checks: list[Check], documents: dict[str, int]) -> QcPlan:
+    """A statements task judges what reading the document left: the null solver leaves
+    nothing, each wrong solver a plausible misreading of what was there (the gold is the
+    reading the task describes, which no tool writes by hand yet)."""
+    name = str(checks[0].params["document"])
+
+    def altered(change: Callable[[dict[str, Any]], dict[str, Any]]) -> Setup:
+        def setup(workspace: Any, inputs: dict[str, Any]) -> None:
+            document = Document.objects.get(pk=inputs["documents"][name])
+            Document.objects.filter(pk=document.pk).update(
+                statements=change(dict(document.statements or {}))
+            )
+
+        return setup
+
+    if any(c.params.get("carries") == [] for c in checks):  # a document printing none
+        period = int(next(c.params["period"] for c in checks if "period" in c.params))
+        return QcPlan(
+            (
+                state_solver("gold", "gold", altered(lambda statements: {})),
+                state_solver(
+                    "wrong:statements read where there are none",
+                    "wrong",
+                    altered(lambda statements: _invented(period)),
+                ),
+            ),
+        )
     return QcPlan(
-        uncovered="it judges what ingestion or search produced: its solvers are not written yet"
+        (
+            null_solver(altered(lambda statements: {})),
+            state_solver("wrong:read in thousands", "wrong", altered(_scaled)),
+            state_solver("wrong:years one later", "wrong", altered(_years_later)),
+            state_solver("wrong:lines swapped", "wrong", altered(_lines_swapped)),
+        ),
+        no_gold="the statements the task describes are not written as its gold yet",
     )
+
+
+def _invented(period: int) -> dict[str, Any]:
+    """An income statement read out of a document that prints none."""
+    cell = {"value": 100.0, "page": 0, "bbox": [0.0, 0.0, 1.0, 1.0]}
+    return {
+        "fiscal_years": [f"FY{period}"],
+        "income_statement": {"revenue": {f"FY{period}": cell}},
+    }
+
+
+def _cells(statements: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for name in STATEMENT_NAMES:
+        for row in (statements.get(name) or {}).values():
+            yield from (cell for cell in row.values() if isinstance(cell, dict))
+
+
+def _scaled(statements: dict[str, Any]) -> dict[str, Any]:
+    """Every figure a thousand times too large (a page in millions read as thousands)."""
+    out = copy.deepcopy(statements)
+    for cell in _cells(out):
+        if isinstance(cell.get("value"), int | float):
+            cell["value"] = cell["value"] * 1000
+    return out
+
+
+def _years_later(statements: dict[str, Any]) -> dict[str, Any]:
+    """Every period labelled a year later than it is."""
+    out = copy.deepcopy(statements)
+
+    def later(label: str) -> str:
+        return re.sub(r"(\d{4})$", lambda m: str(int(m.group(1)) + 1), label)
+
+    out["fiscal_years"] = [later(str(y)) for y in out.get("fiscal_years") or []]
+    for name in STATEMENT_NAMES:
+        lines = out.get(name) or {}
+        out[name] = {key: {later(y): c for y, c in row.items()} for key, row in lines.items()}
+    return out
+
+
+def _lines_swapped(statements: dict[str, Any]) -> dict[str, Any]:
+    """Each statement's lines given each other's figures (rows read against the wrong labels)."""
+    out = copy.deepcopy(statements)
+    for name in STATEMENT_NAMES:
+        lines = out.get(name) or {}
+        keys = list(lines)
+        if len(keys) > 1:
+            out[name] = {key: lines[keys[(n + 1) % len(keys)]] for n, key in enumerate(keys)}
+    return out
 
 
 def _numeric(task: Task, check: Check, documents: dict[str, int]) -> QcPlan:

@@ -76,6 +76,21 @@ def test_a_declined_task_has_a_could_not_gold_and_a_number_as_its_wrong_solver(d
     assert null.role == "null" and submitted(wrong)["answers"][0]["value"] == 1.0
 
 
-def test_statement_tasks_are_not_covered_yet(document):
-    made = plan(task(Check("core_lines", {})), {"documents": {"SYNTH_2020_10K": document.pk}})
+def test_a_statements_task_gets_a_null_reading_and_three_misreadings(document):
+    made = plan(task(Check("core_lines", {"document": "SYNTH_2020_10K"})), {"documents": {}})
+
+    assert [solver.name for solver in made.solvers] == [
+        "null",
+        "wrong:read in thousands",
+        "wrong:years one later",
+        "wrong:lines swapped",
+    ]
+    assert "not written as its gold" in made.no_gold
+    made.solvers[1].setup(None, {"documents": {"SYNTH_2020_10K": document.pk}})
+    document.refresh_from_db()
+    assert document.statements["balance_sheet"]["total_assets"]["FY2020"]["value"] == 1_000_000
+
+
+def test_retrieval_tasks_are_not_covered_yet(document):
+    made = plan(task(Check("evidence_retrieved", {})), {"documents": {}})
     assert made.uncovered and not made.solvers
