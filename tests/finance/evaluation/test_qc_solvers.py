@@ -86,7 +86,9 @@ def test_a_statements_task_gets_a_null_reading_and_three_misreadings(document):
         "wrong:lines swapped",
     ]
     assert "not written as its gold" in made.no_gold
-    made.solvers[1].setup(None, {"documents": {"SYNTH_2020_10K": document.pk}})
+    setup = made.solvers[1].setup
+    assert setup is not None
+    setup(None, {"documents": {"SYNTH_2020_10K": document.pk}})
     document.refresh_from_db()
     assert document.statements["balance_sheet"]["total_assets"]["FY2020"]["value"] == 1_000_000
 
