@@ -210,6 +210,12 @@ class EvaluationRun(models.Model):
     pass_rate = models.FloatField(null=True, blank=True)
     mean_reward = models.FloatField(null=True, blank=True)
     nondeterministic = models.JSONField(default=list, blank=True)
+    by_set = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Pass rates of the first-contact and paraphrase sets, and of the rest ('seen'): "
+        "{set: {passed, judged, interval}}",
+    )
     isolation_ok = models.BooleanField(default=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

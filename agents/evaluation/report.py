@@ -46,6 +46,8 @@ def suite_summary(result: SuiteResult, *, floor: float | None) -> list[str]:
         + ("" if floor is None else f", floor {floor:.0%}")
         + f"  [evaluation {result.evaluation.pk}]"
     ]
+    for name, (passed, judged) in summary.by_set.items():
+        lines.append(f"  {name}: {shown(passed, judged)} ({passed}/{judged})")
     if summary.regressions:
         lines.append("  failing, not marked as known failures: " + ", ".join(summary.regressions))
     if summary.now_passing:

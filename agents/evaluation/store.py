@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -28,6 +28,9 @@ class SuiteSummary:
     """Tasks marked as known failures that pass now: the mark should go."""
     regressions: list[str]
     """Tasks not marked as known failures that failed: these need attention."""
+    by_set: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """(passed, judged) of the tasks of each reported set (`REPORTED_SETS`, by tag): the
+    first-contact and paraphrase sets, and the rest of the suite ("seen")."""
 
     @property
     def judged(self) -> int:
@@ -56,6 +59,10 @@ class SuiteSummary:
             "known_failing": self.known_failing,
             "now_passing": self.now_passing,
             "regressions": self.regressions,
+            "by_set": {
+                name: {"passed": passed, "judged": judged, "interval": _interval(passed, judged)}
+                for name, (passed, judged) in self.by_set.items()
+            },
         }
 
 
@@ -75,7 +82,28 @@ def summarise(suite: str, records: Sequence[TaskRecord]) -> SuiteSummary:
             record for record in judged if record.passed and record.task.known_failure
         ),
         regressions=_ids(record for record in failing if not record.task.known_failure),
+        by_set=_by_set(judged),
     )
+
+
+REPORTED_SETS = ("first-contact", "paraphrase")
+"""Tags whose tasks are reported apart: written by someone who had not read the planner
+(first contact) and rewordings of passing tasks (paraphrase). Untagged tasks are "seen"."""
+
+
+def _by_set(judged: Sequence[TaskRecord]) -> dict[str, tuple[int, int]]:
+    found: dict[str, tuple[int, int]] = {}
+    for record in judged:
+        names = [tag for tag in REPORTED_SETS if tag in record.task.tags] or ["seen"]
+        for name in names:
+            passed, total = found.get(name, (0, 0))
+            found[name] = (passed + record.passed, total + 1)
+    return found if set(found) != {"seen"} else {}
+
+
+def _interval(passed: int, judged: int) -> list[float] | None:
+    interval = wilson(passed, judged)
+    return [round(bound, 4) for bound in interval] if interval else None
 
 
 def _ids(records: Any) -> list[str]:
@@ -128,6 +156,7 @@ def evaluation_finish(
     evaluation.nondeterministic = [
         {"task": task, "difference": why} for task, why in sorted(nondeterministic.items())
     ]
+    evaluation.by_set = summary.to_dict()["by_set"]
     evaluation.isolation_ok = not evaluation.results.filter(
         reason__startswith="not a clean start"
     ).exists()

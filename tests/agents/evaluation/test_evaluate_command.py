@@ -135,3 +135,29 @@ def test_skipped_tasks_count_as_failed_against_the_floor(arithmetic_kind):
 def test_the_summary_gives_the_pass_rate_with_its_95_percent_interval(arithmetic_kind, capsys):
     call_command("evaluate", "--suite", "arith")
     assert "pass rate 66.7% (95% CI 20.8%-93.9%) (2/3)" in capsys.readouterr().out
+
+
+def test_first_contact_and_paraphrase_sets_are_reported_apart_and_kept(
+    arithmetic_kind, capsys, client, django_user_model
+):
+    folder = arithmetic_kind()
+    (folder / "tasks.yaml").write_text(
+        "tasks:\n- {id: seen, prompt: 'what is 1+1?', verify: [{check: computed, value: 2}]}\n"
+        "- {id: new, tags: [first-contact], prompt: 'what is 2+2?',\n"
+        "   verify: [{check: computed, value: 5}]}\n"
+        "- {id: reworded, tags: [paraphrase, first-contact], prompt: 'and 3+3?',\n"
+        "   verify: [{check: computed, value: 6}]}\n"
+    )
+
+    call_command("evaluate", "--suite", "arith")
+
+    out = capsys.readouterr().out
+    assert "  first-contact: 50.0% (95% CI 9.5%-90.5%) (1/2)" in out
+    assert "  paraphrase: 100.0% (95% CI 20.7%-100.0%) (1/1)" in out
+    assert "  seen: 100.0%" in out
+    stored = EvaluationRun.objects.get().by_set
+    assert stored["first-contact"]["passed"] == 1 and stored["first-contact"]["judged"] == 2
+    staff = django_user_model.objects.create_user("staff", password="pw", is_staff=True)
+    client.force_login(staff)
+    page = client.get("/evaluations/").content.decode()
+    assert "first-contact 1/2" in page and "paraphrase 1/1" in page
