@@ -23,3 +23,30 @@ def test_numbered_copies_plurals_and_categories_answer():
     assert answers_to(view("crate-1", category="crate"), "crate")
     assert answers_to(view("sofa-1", category="couch"), "couch")
     assert not answers_to(view("chair-1"), "table")
+
+
+def test_a_closed_compound_is_not_its_last_part_even_when_labelled_so():
+    # The name says what the object is: a toolbox, a mailbox, a boxwood hedge are no boxes,
+    # whatever category the product gave them (a box primitive, a catalogue stand-in).
+    for name in ("toolbox", "mailbox", "boxwood-hedge", "box-lid"):
+        assert not answers_to(view(name, category="box"), "box"), name
+        assert not answers_to(view(name, category="box"), "boxes"), name
+    assert answers_to(view("toolbox", category="box"), "toolbox")
+    assert answers_to(view("red box"), "box")
+    assert answers_to(view("box 2"), "box")
+    assert answers_to(view("box2"), "box")
+    assert answers_to(view("sofa-1", category="couch"), "couch")  # the name does not say
+
+
+def test_the_head_of_a_phrase_with_of_or_with_is_its_first_noun():
+    assert answers_to(view("box-of-chocolates"), "box")
+    assert not answers_to(view("box-of-chocolates"), "chocolates")
+    assert answers_to(view("bowl_with_fruit-2"), "bowl")
+    assert not answers_to(view("bowl_with_fruit-2"), "fruit")
+    assert answers_to(view("box-of-chocolates"), "box of chocolates")
+
+
+def test_a_requested_compound_matches_the_end_of_the_name():
+    assert answers_to(view("oak-coffee-table-2"), "coffee table")
+    assert answers_to(view("oak-coffee-table-2"), "coffee tables")
+    assert not answers_to(view("coffee-table"), "side table")

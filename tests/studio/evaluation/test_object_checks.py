@@ -55,6 +55,22 @@ def test_object_count_matches_numbered_copies_and_categories(workspace):
     assert verdict.outputs["objects"] == ["crate-1", "crate-2"]
 
 
+def test_a_toolbox_is_not_counted_as_a_box_nor_coloured_as_one(workspace):
+    context = play(
+        workspace,
+        scene(
+            box("toolbox", (0.5, 0.25, 0.25), category="box", colour=BLUE),
+            box("mailbox", (0.3, 0.4, 0.5), (1, 0, 0), category="box", colour=BLUE),
+            box("red-box-2", (0.4, 0.4, 0.4), (2, 0, 0), category="box", colour=RED),
+        ),
+    )
+    verdict = judge(context, "object_count", name="box", count=1)
+    assert verdict.passed, verdict.reason
+    assert verdict.outputs["objects"] == ["red-box-2"]
+    assert judge(context, "color", name="box", color="red").passed
+    assert judge(context, "object_count", name="toolbox", count=1).passed
+
+
 def test_object_count_of_a_workspace_without_scene_is_zero(workspace):
     context = play(workspace, None)
     assert judge(context, "object_count", name="ball", count=0).passed
