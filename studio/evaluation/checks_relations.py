@@ -62,7 +62,7 @@ def _targets(
 def _predicate(kind: str, params: dict[str, Any]) -> Pairwise:
     tolerance = p.length(params, "tolerance", r.CONTACT_TOLERANCE)
     if kind in ("beside", "next_to"):
-        gap = p.length(params, "max_gap", r.BESIDE_MAX_GAP)
+        gap = p.length(params, "max_gap") if "max_gap" in params else None
         return lambda a, b: r.beside(a, b, gap)
     if kind in ("left_of", "right_of", "in_front_of", "behind"):
         return lambda a, b: r.side(a, b, kind, tolerance)
@@ -109,7 +109,7 @@ def _stacked(subjects: list[ObjectView], params: dict[str, Any]) -> Verdict:
 
 def _around(subjects: list[ObjectView], centre: ObjectView, params: dict[str, Any]) -> Verdict:
     count = p.integer(params, "count") or len(subjects)
-    near, widest = r.surround(subjects, centre, p.length(params, "max_gap", r.BESIDE_MAX_GAP))
+    near, widest = r.surround(subjects, centre, p.length(params, "max_gap", r.AROUND_MAX_GAP))
     outputs: dict[str, Any] = {"near": near, "widest_gap_deg": round(widest, 1)}
     if len(near) < count:
         return Verdict.fail(

@@ -18,7 +18,18 @@ from studio.physics.common import Triangles, top_surface_below
 
 Judgement = tuple[bool, str]
 CONTACT_TOLERANCE = 0.03
-BESIDE_MAX_GAP = 1.0
+SIDE_REACH = 1.5
+"""left_of / right_of / in_front_of / behind: the footprints at most this many times the larger
+object's footprint extent apart (a chair 30 m left of a table is not left of it)..."""
+SIDE_MIN_REACH = 0.5
+"""...and at least this far may always be (metres: a cup 40 cm left of a mug is left of it)."""
+BESIDE_SHARE = 0.3
+"""beside / next_to: the footprints at most this share of the larger object's footprint extent
+apart..."""
+BESIDE_MIN_GAP = 0.25
+"""...or this many metres, whichever is more (a candle 20 cm from a vase is beside it)."""
+AROUND_MAX_GAP = 1.0
+"""around: how far from the centre object's footprint the surrounding ones may stand."""
 
 
 def rests_on(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -> Judgement:
@@ -72,22 +83,50 @@ def inside(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -
 
 
 def above(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) -> Judgement:
+    """a is higher than b and over it: a's bottom at or above b's top (within tolerance) and a's
+    footprint overlapping b's (each grown by tolerance). A lamp hanging over a table's edge is
+    above the table; one as high but off to the side is not."""
     gap = a.bottom - b.top
-    return gap >= -tolerance, f"{a.name}'s bottom is {_cm(gap)} above {b.name}'s top"
+    over = _footprints_overlap(a, b, tolerance)
+    held = gap >= -tolerance and over
+    return held, f"{a.name}'s bottom is {_cm(gap)} above {b.name}'s top" + (
+        "" if over else f" and not over {b.name}'s footprint"
+    )
 
 
-def beside(a: ObjectView, b: ObjectView, max_gap: float = BESIDE_MAX_GAP) -> Judgement:
-    """a stands next to b: footprints apart but within max_gap, at overlapping heights."""
+def beside_gap(a: ObjectView, b: ObjectView) -> float:
+    """The widest gap at which a is beside b: BESIDE_SHARE of the larger footprint extent of
+    the two, or BESIDE_MIN_GAP, whichever is more (0.6 m by a 2 m sofa, 0.25 m by a vase)."""
+    return max(BESIDE_SHARE * max(_extent(a), _extent(b)), BESIDE_MIN_GAP)
+
+
+def beside(a: ObjectView, b: ObjectView, max_gap: float | None = None) -> Judgement:
+    """a stands next to b: footprints apart but within max_gap (default `beside_gap`), at
+    overlapping heights."""
+    limit = beside_gap(a, b) if max_gap is None else max_gap
     gap = footprint_gap(a, b)
     level = a.bottom < b.top and b.bottom < a.top
-    held = 0.0 <= gap <= max_gap and level and not _footprints_overlap(a, b)
-    return held, f"{a.name} is {_cm(gap)} from {b.name}" + ("" if level else " at another height")
+    held = 0.0 <= gap <= limit and level and not _footprints_overlap(a, b)
+    far = "" if gap <= limit else f", more than {_cm(limit)}"
+    return held, f"{a.name} is {_cm(gap)} from {b.name}{far}" + (
+        "" if level else " at another height"
+    )
+
+
+def side_reach(a: ObjectView, b: ObjectView) -> float:
+    """How far apart two footprints may be for one to be on a side of the other: SIDE_REACH
+    times the larger footprint extent of the two, at least SIDE_MIN_REACH (1.8 m for a 1.2 m
+    table)."""
+    return max(SIDE_REACH * max(_extent(a), _extent(b)), SIDE_MIN_REACH)
 
 
 def side(
     a: ObjectView, b: ObjectView, direction: str, tolerance: float = CONTACT_TOLERANCE
 ) -> Judgement:
-    """left_of / right_of / in_front_of / behind: a's footprint clear of b's on that side."""
+    """left_of / right_of / in_front_of / behind: a's footprint clear of b's on that side (within
+    tolerance), a's centre on that side of b's, and the footprints near: at most `side_reach`
+    apart, measured horizontally in any direction (a chair a metre left of a table but six
+    metres behind it is behind it, not left of it)."""
     axis, sign = {
         "left_of": (0, -1),
         "right_of": (0, 1),
@@ -96,9 +135,13 @@ def side(
     }[direction]
     clearance = a.low[axis] - b.high[axis] if sign > 0 else b.low[axis] - a.high[axis]
     offset = (a.centre[axis] - b.centre[axis]) * sign
-    held = clearance >= -tolerance and offset > 0
+    reach, apart = side_reach(a, b), footprint_gap(a, b)
+    near = apart <= reach
+    held = clearance >= -tolerance and offset > 0 and near
     word = direction.replace("_", " ")
-    return held, f"{a.name} is {_cm(clearance)} clear {word} {b.name}"
+    return held, f"{a.name} is {_cm(clearance)} clear {word} {b.name}" + (
+        "" if near else f", {_cm(apart)} from it: more than {_cm(reach)}"
+    )
 
 
 def footprint_gap(a: ObjectView, b: ObjectView) -> float:
@@ -179,13 +222,19 @@ def _footprint_contained(a: ObjectView, b: ObjectView, tolerance: float) -> bool
     )
 
 
-def _footprints_overlap(a: ObjectView, b: ObjectView) -> bool:
+def _footprints_overlap(a: ObjectView, b: ObjectView, tolerance: float = 0.0) -> bool:
     return (
-        a.low[0] < b.high[0]
-        and b.low[0] < a.high[0]
-        and a.low[2] < b.high[2]
-        and b.low[2] < a.high[2]
+        a.low[0] < b.high[0] + tolerance
+        and b.low[0] < a.high[0] + tolerance
+        and a.low[2] < b.high[2] + tolerance
+        and b.low[2] < a.high[2] + tolerance
     )
+
+
+def _extent(item: ObjectView) -> float:
+    """The longer side of an object's footprint."""
+    width, _, depth = item.size
+    return max(width, depth)
 
 
 def _cm(metres: float) -> str:

@@ -188,3 +188,88 @@ def test_on_a_bed_means_on_its_mattress_not_level_with_its_headboard(
     )
     assert not verdict.passed
     assert "20.0 cm from bed's surface under it" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("kind", "far", "offset"),
+    [
+        ("left_of", (-30.0, 0, 0), (-1.0, 0, -6.0)),
+        ("right_of", (30.0, 0, 0), (1.0, 0, 6.0)),
+        ("in_front_of", (0, 0, 30.0), (-6.0, 0, 1.0)),
+        ("behind", (0, 0, -30.0), (6.0, 0, -1.0)),
+    ],
+)
+def test_a_side_needs_the_objects_near_each_other(workspace, kind, far, offset):
+    # A 1.2 m table: within 1.5 x 1.2 = 1.8 m of it a chair is on that side; 30 m away, or
+    # a metre to the side but 6 m along the other axis, it is somewhere else.
+    context = play(
+        workspace,
+        scene(
+            box("table", TABLE),
+            box("chair-1", (0.45, 0.9, 0.45), far),
+            box("chair-2", (0.45, 0.9, 0.45), offset),
+        ),
+    )
+    verdict = relation(context, kind, "chair", "table")
+    assert not verdict.passed
+    assert verdict.outputs["failed"] == ["chair-1", "chair-2"]
+    assert "more than 180.0 cm" in verdict.reason
+
+
+def test_a_side_holds_up_to_one_and_a_half_times_the_larger_object(workspace):
+    # table half-width 0.6 + gap + chair half-width 0.225: gaps of 1.7 m and 1.9 m.
+    context = play(
+        workspace,
+        scene(
+            box("table", TABLE),
+            box("chair-1", (0.45, 0.9, 0.45), (-2.525, 0, 0)),
+            box("chair-2", (0.45, 0.9, 0.45), (-2.725, 0, 0)),
+        ),
+    )
+    verdict = relation(context, "left_of", "chair", "table")
+    assert verdict.outputs["held"] == ["chair-1"] and verdict.outputs["failed"] == ["chair-2"]
+
+
+def test_above_needs_the_upper_footprint_over_the_lower(workspace):
+    context = play(
+        workspace,
+        scene(
+            box("table", TABLE),
+            box("lamp-1", (0.3, 0.3, 0.3), (0, 1.8, 0)),
+            box("lamp-2", (0.3, 0.3, 0.3), (0.7, 1.8, 0)),  # overhangs the table's edge
+            box("lamp-3", (0.3, 0.3, 0.3), (5.0, 1.8, 0)),  # far to the side
+        ),
+    )
+    verdict = relation(context, "above", "lamp", "table")
+    assert verdict.outputs["held"] == ["lamp-1", "lamp-2"]
+    assert verdict.outputs["failed"] == ["lamp-3"]
+    assert "not over table's footprint" in verdict.reason
+
+
+def test_beside_allows_a_gap_of_a_third_of_the_larger_width(workspace):
+    # A 2 m sofa: beside within max(0.3 x 2.0, 0.25) = 0.6 m; a 0.9 m gap is not beside.
+    context = play(
+        workspace,
+        scene(
+            box("sofa", (2.0, 0.85, 0.9)),
+            box("lamp-1", (0.3, 0.45, 0.3), (1.65, 0, 0)),  # 50 cm gap
+            box("lamp-2", (0.3, 0.45, 0.3), (-2.05, 0, 0)),  # 90 cm gap
+        ),
+    )
+    verdict = relation(context, "beside", "lamp", "sofa")
+    assert verdict.outputs["held"] == ["lamp-1"] and verdict.outputs["failed"] == ["lamp-2"]
+    assert "lamp-2 is 90.0 cm from sofa, more than 60.0 cm" in verdict.reason
+    assert relation(context, "beside", "lamp", "sofa", max_gap=1.0).passed
+
+
+def test_small_things_are_beside_within_a_quarter_metre(workspace):
+    context = play(
+        workspace,
+        scene(
+            box("vase", (0.15, 0.3, 0.15)),
+            box("candle-1", (0.06, 0.15, 0.06), (0.3, 0, 0)),  # 19.5 cm gap
+            box("candle-2", (0.06, 0.15, 0.06), (-0.5, 0, 0)),  # 39.5 cm gap
+        ),
+    )
+    verdict = relation(context, "beside", "candle", "vase")
+    assert verdict.outputs["held"] == ["candle-1"] and verdict.outputs["failed"] == ["candle-2"]
