@@ -34,6 +34,8 @@ def answers_to(item: ObjectView, word: str) -> bool:
     forms = _forms(word)
     words = _words(item.name)
     head = _head(words)
+    if _tokens(item.name) in forms:  # "cube-2" asked by its own name
+        return True
     if any(words == form or _ends_with(head, form) for form in forms):
         return True
     if _mentions(item.name, forms):
@@ -53,10 +55,14 @@ def describe(words: Iterable[str]) -> str:
     return "/".join(words)
 
 
+def _tokens(name: str) -> Words:
+    """A name as written, lower-case, split at separators ("Red Box 2" -> red, box, 2)."""
+    return tuple(token for token in SEPARATORS.split(name.strip().lower()) if token)
+
+
 def _words(name: str) -> Words:
     """A name's words, lower-case, without copy numbers ("Red Box 2" -> red, box)."""
-    tokens = [token for token in SEPARATORS.split(name.strip().lower()) if token]
-    words = [token for token in tokens if not token.isdigit()]
+    words = [token for token in _tokens(name) if not token.isdigit()]
     if words:
         glued = GLUED_COPY.match(words[-1])
         if glued:
@@ -84,7 +90,7 @@ def _mentions(name: str, forms: set[Words]) -> bool:
 
 def _forms(word: str) -> set[Words]:
     """The noun as asked and its singulars, each as words ("coffee tables" -> coffee table)."""
-    words = [token for token in SEPARATORS.split(word.strip().lower()) if token]
+    words = _tokens(word)
     if not words:
         return set()
     *first, last = words

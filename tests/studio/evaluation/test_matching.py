@@ -25,6 +25,13 @@ def test_numbered_copies_plurals_and_categories_answer():
     assert not answers_to(view("chair-1"), "table")
 
 
+def test_a_numbered_copy_answers_to_its_own_name_only():
+    assert answers_to(view("cube-1"), "cube-1")
+    assert answers_to(view("Cube_1"), "cube 1")
+    assert not answers_to(view("cube-2"), "cube-1")
+    assert not answers_to(view("cube-12"), "cube-1")
+
+
 def test_a_closed_compound_is_not_its_last_part_even_when_labelled_so():
     # The name says what the object is: a toolbox, a mailbox, a boxwood hedge are no boxes,
     # whatever category the product gave them (a box primitive, a catalogue stand-in).
