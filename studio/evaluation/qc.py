@@ -1,21 +1,234 @@
 """The studio kind's solvers for the verifiers' quality control (`agents.evaluation.qc`).
 
 Every task gets the null solver (no tool call, "Done."), which must fail: a check that an empty
-scene passes (an absence, a relation between objects that are not there) is a defect. The gold
-(the scene the checks describe, built with the primitive tools) and the wrong solvers (the right
-objects in the wrong places or sizes, colours swapped, one object dropped) are not written yet:
-each task says so.
+scene passes (an absence, a relation between objects that are not there) is a defect.
+
+A single-request task also gets a gold and wrong solvers, all built with the primitive tools
+through the model path. The reference is the scene the offline planner builds for the task when
+that scene passes every check; the gold rebuilds it object by object (`add_object`, the scale
+with `update_object`, `add_light`, `set_camera`) and measures it (`refine_round`), so it shows
+that the task can be solved with the tools a model has and that the checks accept a right scene
+built another way. Each wrong solver rebuilds it with one thing the request asked for made
+wrong, for each kind of check the task has: one of the counted objects dropped, a sized object
+half as large again, a coloured object in a far colour, an object of a material in another
+family, the subject of a relation moved six metres away. A task the planner fails, and a
+conversation, has no gold yet, and says so.
 """
 
 from __future__ import annotations
 
+import copy
+import math
 from typing import Any
 
-from agents.evaluation.qc import QcPlan, null_solver
-from agents.evaluation.spec import Task
+from agents.evaluation.qc import QcPlan, Solver, null_solver, scripted
+from agents.evaluation.runner import run_task
+from agents.evaluation.spec import Check, Task
 
-NO_GOLD = "no gold scene is written for studio tasks yet (built with the primitive tools)"
+FAR_COLOURS = ((0.8, 0.05, 0.05), (0.05, 0.1, 0.8), (0.05, 0.6, 0.05), (0.05, 0.05, 0.05))
+OTHER_FAMILY = {"metal": "plastic", "glass": "concrete", "wood": "metal", "default": "metal"}
+METALS = ("metal", "steel", "iron", "aluminium", "gold", "copper", "brass", "silver")
+MOVED = (6.0, 0.0, 6.0)
+GROWN = 1.5
+Scene = dict[str, Any]
 
 
 def plan(task: Task, inputs: dict[str, Any]) -> QcPlan:
-    return QcPlan((null_solver(),), no_gold=NO_GOLD)
+    if len(task.turns) != 1:
+        return QcPlan((null_solver(),), no_gold="a conversation: its gold is not written yet")
+    if task.turns[0].expect_status != "succeeded":
+        no_gold = (
+            "an honest refusal: a model's run cannot end failed, so the studio's contract for "
+            "refusing a request is not written yet"
+        )
+        return QcPlan((null_solver(),), no_gold=no_gold)
+    reference = reference_scene(task)
+    if reference is None:
+        no_gold = "the offline planner's scene fails this task, and no other reference is written"
+        return QcPlan((null_solver(),), no_gold=no_gold)
+    solvers = [replay("gold", "gold", reference), null_solver()]
+    for name, wrong in wrong_scenes(reference, task.turns[0].checks):
+        solvers.append(replay(f"wrong:{name}", "wrong", wrong))
+    return QcPlan(tuple(solvers))
+
+
+def reference_scene(task: Task) -> Scene | None:
+    """The offline planner's scene for the task, when it passes every check."""
+    from studio.models import SceneRevision
+
+    record = run_task(task, policy="offline")
+    if not record.passed or not record.run_ids:
+        return None
+    revision = SceneRevision.objects.filter(run_id=record.run_ids[-1]).order_by("-number").first()
+    return copy.deepcopy(revision.scene) if revision is not None else None
+
+
+def replay(name: str, role: str, scene: Scene) -> Solver:
+    """Rebuild `scene` with the primitive tools, then measure it in a refinement round."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for item in scene.get("objects") or []:
+        calls.append(("add_object", _object_arguments(item)))
+        scale = (item.get("transform") or {}).get("scale") or [1, 1, 1]
+        if any(not math.isclose(float(v), 1.0) for v in scale):
+            calls.append(("update_object", {"name": item["name"], "scale": list(scale)}))
+    for light in scene.get("lights") or []:
+        arguments = {
+            key: light[key] for key in ("name", "kind", "color", "intensity") if key in light
+        }
+        arguments |= {key: list(light[key]) for key in ("position", "target") if key in light}
+        calls.append(("add_light", arguments))
+    camera = scene.get("camera") or {}
+    if camera:
+        calls.append(
+            (
+                "set_camera",
+                {
+                    "position": list(camera["position"]),
+                    "target": list(camera["target"]),
+                    "yfov_deg": camera["yfov_deg"],
+                },
+            )
+        )
+    calls.append(("refine_round", {}))
+    return scripted(name, role, calls)
+
+
+def _object_arguments(item: dict[str, Any]) -> dict[str, Any]:
+    transform = item.get("transform") or {}
+    material = item.get("material") or {}
+    physics = item.get("physics") or {}
+    arguments: dict[str, Any] = {
+        "name": item["name"],
+        "shape": item["shape"],
+        "position": list(transform.get("translation") or [0, 0, 0]),
+        "rotation": list(transform.get("rotation") or [0, 0, 0]),
+        "material": {
+            "color": list(material.get("base_color") or [0.8, 0.8, 0.8]),
+            "metallic": material.get("metallic", 0.0),
+            "roughness": material.get("roughness", 0.5),
+            "opacity": material.get("opacity", 1.0),
+            "emissive": list(material.get("emissive") or [0, 0, 0]),
+        },
+        "physics": {
+            key: physics[key]
+            for key in ("dynamic", "mass", "friction", "restitution", "collision")
+            if physics.get(key) is not None
+        },
+    }
+    if _is_preset(str(material.get("name", ""))):
+        arguments["material"]["preset"] = material["name"]
+    if item.get("category"):
+        arguments["category"] = item["category"]
+    if item.get("size_stated"):
+        arguments["size_stated"] = True
+    return arguments
+
+
+def wrong_scenes(reference: Scene, checks: tuple[Check, ...]) -> list[tuple[str, Scene]]:
+    """One plausible wrong scene for each kind of check the task has (its first such check)."""
+    made: dict[str, tuple[str, Scene]] = {}
+    for check in checks:
+        if check.name in made:
+            continue
+        wrong = _wrong(reference, check)
+        if wrong is not None:
+            made[check.name] = wrong
+    return list(made.values())
+
+
+def _wrong(reference: Scene, check: Check) -> tuple[str, Scene] | None:
+    params = check.params
+    scene = copy.deepcopy(reference)
+    objects = scene.get("objects") or []
+    if check.name == "object_count":
+        found = _answering(objects, params["name"])
+        if not found:
+            return None
+        objects.remove(found[-1])
+        return f"one {_word(params['name'])} dropped", scene
+    if check.name == "size":
+        found = _answering(objects, params["name"])
+        if not found:
+            return None
+        transform = found[0].setdefault("transform", {})
+        transform["scale"] = [float(v) * GROWN for v in transform.get("scale") or [1, 1, 1]]
+        return f"{found[0]['name']} half as large again", scene
+    if check.name == "color":
+        found = _answering(objects, params["name"])
+        if not found:
+            return None
+        for item in found:
+            material = item.setdefault("material", {})
+            material["base_color"] = list(_far(material.get("base_color") or [0.8, 0.8, 0.8]))
+            material["name"] = "default"
+        return f"{found[0]['name']} in a far colour", scene
+    if check.name == "material":
+        found = _answering(objects, params["name"])
+        if not found:
+            return None
+        for item in found:
+            current = str((item.get("material") or {}).get("name", "default"))
+            family = "metal" if current in METALS else current
+            other = OTHER_FAMILY.get(family, "metal")
+            item["material"] = {"name": other}
+            item["material"].update(_preset_values(other))
+        return f"{found[0]['name']} of another material", scene
+    if check.name == "relation":
+        found = _answering(objects, params["subject"])
+        if not found:
+            return None
+        for item in found:
+            transform = item.setdefault("transform", {})
+            position = list(transform.get("translation") or [0, 0, 0])
+            transform["translation"] = [p + d for p, d in zip(position, MOVED, strict=True)]
+        return f"{found[0]['name']} moved away from what it is {params['relation']}", scene
+    return None
+
+
+def _answering(objects: list[dict[str, Any]], names: Any) -> list[dict[str, Any]]:
+    """The objects a check's name (or list of names) asks about, by the verifiers' own rule."""
+    from studio.evaluation.matching import answers_to
+
+    words = [names] if isinstance(names, str) else list(names)
+    return [
+        item
+        for item in objects
+        if any(answers_to(_View(item), word) for word in words)  # type: ignore[arg-type]
+    ]
+
+
+class _View:
+    """The part of a GLB object view `answers_to` reads: its name and category."""
+
+    def __init__(self, item: dict[str, Any]) -> None:
+        self.name = str(item.get("name", ""))
+        self.category = str(item.get("category", ""))
+
+
+def _word(names: Any) -> str:
+    return names if isinstance(names, str) else str(next(iter(names)))
+
+
+def _far(colour: list[float]) -> tuple[float, float, float]:
+    def distance(far: tuple[float, float, float]) -> float:
+        return sum((a - b) ** 2 for a, b in zip(far, colour, strict=True))
+
+    return max(FAR_COLOURS, key=distance)
+
+
+def _is_preset(name: str) -> bool:
+    from studio.scene.materials import PRESETS
+
+    return name in PRESETS
+
+
+def _preset_values(name: str) -> dict[str, Any]:
+    from studio.scene.materials import PRESETS
+
+    preset = PRESETS[name]
+    return {
+        "base_color": list(preset.base_color),
+        "metallic": preset.metallic,
+        "roughness": preset.roughness,
+        "opacity": preset.opacity,
+    }

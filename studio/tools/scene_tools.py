@@ -128,7 +128,7 @@ def add_object(arguments: dict[str, Any], context: ToolContext) -> dict[str, Any
     }
     if transform:
         change["transform"] = transform
-    for key in ("material", "physics", "category"):
+    for key in ("material", "physics", "category", "size_stated"):
         if key in arguments:
             change[key] = arguments[key]
     return _edit_object(context, arguments["name"], change)
@@ -289,6 +289,11 @@ SCENE_TOOLS = (
             "material": MATERIAL,
             "physics": PHYSICS,
             "category": {"type": "string"},
+            "size_stated": {
+                "type": "boolean",
+                "description": "The person gave this size: keep it; the checks warn about an "
+                "unusual size instead of fixing it.",
+            },
         },
         ["name", "shape"],
         add_object,

@@ -62,3 +62,12 @@ def test_a_built_scene_over_the_caps_is_not_saved(context, monkeypatch):
         build_scene({"request": "a table with a red ball"}, context)
 
     assert saved_names(context) == []
+
+
+def test_add_object_keeps_a_size_the_person_gave(context):
+    shape = {"kind": "cylinder", "params": {"radius": 0.5, "height": 3.0}}
+    add_object({"name": "cup", "shape": shape, "category": "cup", "size_stated": True}, context)
+
+    working = WorkingScene.objects.get(run_id=context.options["run_id"])
+    [cup] = working.scene["objects"]
+    assert cup["size_stated"] is True  # the round warns about a 3 m cup instead of shrinking it
