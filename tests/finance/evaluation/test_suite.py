@@ -59,8 +59,9 @@ def test_quick_tasks_are_few_and_not_known_failures():
 def test_every_numeric_question_document_and_evidence_is_covered():
     questions = _all_questions()
     suite = _suite()
+    generated = [t for t in suite.tasks if "paraphrase" not in t.tags]  # rewordings aside
     by_kind = {
-        kind: {t.id for t in suite.tasks if kind in t.tags}
+        kind: {t.id for t in generated if kind in t.tags}
         for kind in ("numeric", "statements", "retrieval")
     }
     numeric = {q for q, r in questions.items() if build_suite.is_numeric(r)}
