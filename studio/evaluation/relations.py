@@ -26,8 +26,10 @@ SIDE_MIN_REACH = 0.5
 BESIDE_SHARE = 0.3
 """beside / next_to: the footprints at most this share of the larger object's footprint extent
 apart..."""
-BESIDE_MIN_GAP = 0.25
-"""...or this many metres, whichever is more (a candle 20 cm from a vase is beside it)."""
+BESIDE_MIN_GAP = 0.35
+"""...or this many metres, whichever is more: two things a hand-span or a forearm apart (the
+studio sets things side by side 30 cm apart) are beside each other; 40 cm between a cup and a
+vase, or a metre between two chairs, is not beside."""
 AROUND_MAX_GAP = 1.0
 """around: how far from the centre object's footprint the surrounding ones may stand."""
 
@@ -96,7 +98,7 @@ def above(a: ObjectView, b: ObjectView, tolerance: float = CONTACT_TOLERANCE) ->
 
 def beside_gap(a: ObjectView, b: ObjectView) -> float:
     """The widest gap at which a is beside b: BESIDE_SHARE of the larger footprint extent of
-    the two, or BESIDE_MIN_GAP, whichever is more (0.6 m by a 2 m sofa, 0.25 m by a vase)."""
+    the two, or BESIDE_MIN_GAP, whichever is more (0.6 m by a 2 m sofa, 0.35 m by a vase)."""
     return max(BESIDE_SHARE * max(_extent(a), _extent(b)), BESIDE_MIN_GAP)
 
 

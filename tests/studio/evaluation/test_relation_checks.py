@@ -262,14 +262,15 @@ def test_beside_allows_a_gap_of_a_third_of_the_larger_width(workspace):
     assert relation(context, "beside", "lamp", "sofa", max_gap=1.0).passed
 
 
-def test_small_things_are_beside_within_a_quarter_metre(workspace):
+def test_small_things_are_beside_within_35_cm(workspace):
     context = play(
         workspace,
         scene(
             box("vase", (0.15, 0.3, 0.15)),
-            box("candle-1", (0.06, 0.15, 0.06), (0.3, 0, 0)),  # 19.5 cm gap
-            box("candle-2", (0.06, 0.15, 0.06), (-0.5, 0, 0)),  # 39.5 cm gap
+            box("candle-1", (0.06, 0.15, 0.06), (0.405, 0, 0)),  # 30 cm gap
+            box("candle-2", (0.06, 0.15, 0.06), (-0.505, 0, 0)),  # 40 cm gap
         ),
     )
     verdict = relation(context, "beside", "candle", "vase")
     assert verdict.outputs["held"] == ["candle-1"] and verdict.outputs["failed"] == ["candle-2"]
+    assert "candle-2 is 40.0 cm from vase, more than 35.0 cm" in verdict.reason
