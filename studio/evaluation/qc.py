@@ -29,6 +29,8 @@ FAR_COLOURS = ((0.8, 0.05, 0.05), (0.05, 0.1, 0.8), (0.05, 0.6, 0.05), (0.05, 0.
 OTHER_FAMILY = {"metal": "plastic", "glass": "concrete", "wood": "metal", "default": "metal"}
 METALS = ("metal", "steel", "iron", "aluminium", "gold", "copper", "brass", "silver")
 MOVED = (6.0, 0.0, 6.0)
+SCATTER = ((3.0, 0.0, 0.0), (0.0, 0.0, 4.0), (-5.0, 0.0, 0.0), (0.0, 0.0, -6.0))
+"""The directions a group's objects are scattered in (`_scatter`): no three in a line."""
 GROWN = 1.5
 Scene = dict[str, Any]
 
@@ -177,12 +179,28 @@ def _wrong(reference: Scene, check: Check) -> tuple[str, Scene] | None:
         found = _answering(objects, params["subject"])
         if not found:
             return None
-        for item in found:
+        if params.get("target"):  # every subject moved away from the target
+            offsets = [MOVED] * len(found)
+            what = f"{found[0]['name']} moved away from what it is {params['relation']}"
+        else:  # a relation among the subjects (stacked, around, in a row): they are scattered
+            offsets = [_scatter(n) for n in range(len(found))]
+            what = f"the {_word(params['subject'])}s scattered, no longer {params['relation']}"
+        for item, offset in zip(found, offsets, strict=True):
             transform = item.setdefault("transform", {})
             position = list(transform.get("translation") or [0, 0, 0])
-            transform["translation"] = [p + d for p, d in zip(position, MOVED, strict=True)]
-        return f"{found[0]['name']} moved away from what it is {params['relation']}", scene
+            transform["translation"] = [p + d for p, d in zip(position, offset, strict=True)]
+        return what, scene
     return None
+
+
+def _scatter(number: int) -> tuple[float, float, float]:
+    """Where the `number`th object of a scattered group goes: the first stays, the others go
+    out in four directions, further out after every four."""
+    if number == 0:
+        return (0.0, 0.0, 0.0)
+    x, y, z = SCATTER[(number - 1) % len(SCATTER)]
+    reach = 1 + (number - 1) // len(SCATTER)
+    return (x * reach, y * reach, z * reach)
 
 
 def _answering(objects: list[dict[str, Any]], names: Any) -> list[dict[str, Any]]:

@@ -91,3 +91,18 @@ def test_one_wrong_scene_for_each_kind_of_check():
     moved = wrong["ball moved away from what it is on"]["objects"][0]["transform"]["translation"]
     assert moved == [6.0, 0.9, 6.0]
     assert REFERENCE["objects"][0]["transform"]["translation"] == [0, 0.9, 0]  # not changed
+
+
+def test_a_relation_among_the_subjects_scatters_them_instead_of_moving_them_together():
+    books = [
+        {"name": f"book-{n}", "shape": {"kind": "box", "params": {"size": [0.2, 0.04, 0.3]}},
+         "transform": {"translation": [0, 0.02 + 0.04 * n, 0]}}
+        for n in range(9)
+    ]  # fmt: skip
+    checks = (Check("relation", {"relation": "stacked", "subject": "book"}),)
+
+    [(name, wrong)] = wrong_scenes({"objects": books}, checks)
+
+    assert name == "the books scattered, no longer stacked"
+    spots = {tuple(o["transform"]["translation"][::2]) for o in wrong["objects"]}
+    assert len(spots) == 9  # no two still one above the other
