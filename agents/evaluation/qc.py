@@ -205,8 +205,10 @@ def state_solver(name: str, role: str, setup: Callable[[Any, dict[str, Any]], No
     return Solver(name, role, lambda request: Reply.say("Done."), setup)
 
 
-def scripted(name: str, role: str, calls: Sequence[tuple[str, dict[str, Any]]]) -> Solver:
-    """Makes `calls` one after another (one per model request), then says it is done."""
+def scripted(
+    name: str, role: str, calls: Sequence[tuple[str, dict[str, Any]]], final: str = "Done."
+) -> Solver:
+    """Makes `calls` one after another (one per model request), then replies `final`."""
 
     def replies(request: Request) -> Reply:
         messages = request.messages
@@ -215,6 +217,6 @@ def scripted(name: str, role: str, calls: Sequence[tuple[str, dict[str, Any]]]) 
         if made < len(calls):
             tool, arguments = calls[made]
             return Reply.call(tool, arguments)
-        return Reply.say("Done.")
+        return Reply.say(final)
 
     return Solver(name, role, replies)

@@ -48,25 +48,29 @@ def plan(task: Task, inputs: dict[str, Any]) -> QcPlan:
     if reference is None:
         no_gold = "the offline planner's scene fails this task, and no other reference is written"
         return QcPlan((null_solver(),), no_gold=no_gold)
-    solvers = [replay("gold", "gold", reference), null_solver()]
-    for name, wrong in wrong_scenes(reference, task.turns[0].checks):
-        solvers.append(replay(f"wrong:{name}", "wrong", wrong))
+    scene, answer = reference
+    solvers = [replay("gold", "gold", scene, answer), null_solver()]
+    for name, wrong in wrong_scenes(scene, task.turns[0].checks):
+        solvers.append(replay(f"wrong:{name}", "wrong", wrong, answer))
     return QcPlan(tuple(solvers))
 
 
-def reference_scene(task: Task) -> Scene | None:
-    """The offline planner's scene for the task, when it passes every check."""
+def reference_scene(task: Task) -> tuple[Scene, str] | None:
+    """The offline planner's scene for the task, and its answer, when it passes every check."""
+    from agents.models import Run
     from studio.models import SceneRevision
 
     record = run_task(task, policy="offline")
     if not record.passed or not record.run_ids:
         return None
-    revision = SceneRevision.objects.filter(run_id=record.run_ids[-1]).order_by("-number").first()
-    return copy.deepcopy(revision.scene) if revision is not None else None
+    run = Run.objects.get(pk=record.run_ids[-1])
+    revision = SceneRevision.objects.filter(run=run).order_by("-number").first()
+    return (copy.deepcopy(revision.scene), run.message) if revision is not None else None
 
 
-def replay(name: str, role: str, scene: Scene) -> Solver:
-    """Rebuild `scene` with the primitive tools, then measure it in a refinement round."""
+def replay(name: str, role: str, scene: Scene, answer: str = "Done.") -> Solver:
+    """Rebuild `scene` with the primitive tools, measure it in a refinement round, and reply
+    `answer` (the reference's, which says what was not understood)."""
     calls: list[tuple[str, dict[str, Any]]] = []
     for item in scene.get("objects") or []:
         calls.append(("add_object", _object_arguments(item)))
@@ -92,7 +96,7 @@ def replay(name: str, role: str, scene: Scene) -> Solver:
             )
         )
     calls.append(("refine_round", {}))
-    return scripted(name, role, calls)
+    return scripted(name, role, calls, final=answer)
 
 
 def _object_arguments(item: dict[str, Any]) -> dict[str, Any]:
@@ -146,8 +150,11 @@ def _wrong(reference: Scene, check: Check) -> tuple[str, Scene] | None:
         found = _answering(objects, params["name"])
         if not found:
             return None
-        objects.remove(found[-1])
-        return f"one {_word(params['name'])} dropped", scene
+        floor = int(params.get("count", params.get("min", len(found))))
+        dropped = found[max(0, floor - 1) :] if floor <= len(found) else found[-1:]
+        for item in dropped:  # below what was asked: one fewer than the count, or the minimum
+            objects.remove(item)
+        return f"{len(dropped)} {_word(params['name'])} dropped", scene
     if check.name == "size":
         found = _answering(objects, params["name"])
         if not found:

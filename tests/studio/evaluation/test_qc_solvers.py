@@ -76,13 +76,13 @@ def test_one_wrong_scene_for_each_kind_of_check():
     wrong = dict(wrong_scenes(REFERENCE, checks))
 
     assert list(wrong) == [
-        "one ball dropped",
+        "1 ball dropped",
         "ball half as large again",
         "ball in a far colour",
         "table of another material",
         "ball moved away from what it is on",
     ]
-    assert [o["name"] for o in wrong["one ball dropped"]["objects"]] == ["table"]
+    assert [o["name"] for o in wrong["1 ball dropped"]["objects"]] == ["table"]
     grown = wrong["ball half as large again"]["objects"][0]["transform"]["scale"]
     assert grown == [1.5, 1.5, 1.5]
     far = wrong["ball in a far colour"]["objects"][0]["material"]["base_color"]
@@ -106,3 +106,13 @@ def test_a_relation_among_the_subjects_scatters_them_instead_of_moving_them_toge
     assert name == "the books scattered, no longer stacked"
     spots = {tuple(o["transform"]["translation"][::2]) for o in wrong["objects"]}
     assert len(spots) == 9  # no two still one above the other
+
+
+def test_a_count_given_as_a_range_drops_below_its_minimum():
+    books = [{"name": f"book-{n}", "shape": {"kind": "box", "params": {"size": [0.2] * 3}}}
+             for n in range(5)]  # fmt: skip
+    checks = (Check("object_count", {"name": "book", "min": 3, "max": 6}),)
+
+    [(name, wrong)] = wrong_scenes({"objects": books}, checks)
+
+    assert name == "3 book dropped" and len(wrong["objects"]) == 2  # "a few" no more
