@@ -18,11 +18,14 @@ conversation, has no gold yet, and says so.
 from __future__ import annotations
 
 import copy
+import json
 import math
+from pathlib import PurePosixPath
 from typing import Any
 
 from agents.evaluation.qc import QcPlan, Solver, null_solver, scripted
 from agents.evaluation.runner import run_task
+from agents.evaluation.scripted_server import Reply, Request
 from agents.evaluation.spec import Check, Task
 
 FAR_COLOURS = ((0.8, 0.05, 0.05), (0.05, 0.1, 0.8), (0.05, 0.6, 0.05), (0.05, 0.05, 0.05))
@@ -96,7 +99,40 @@ def replay(name: str, role: str, scene: Scene, answer: str = "Done.") -> Solver:
             )
         )
     calls.append(("refine_round", {}))
-    return scripted(name, role, calls, final=answer)
+    return _with_meshes(scripted(name, role, calls, final=answer), scene)
+
+
+def _with_meshes(solver: Solver, scene: Scene) -> Solver:
+    """The solver with the reference's uploaded meshes (`mesh:<id>` of the reference's own
+    workspace) pointed at the same files uploaded to the workspace it plays in."""
+    from studio.exports import mesh_refs
+
+    used = sorted({ref.strip() for _, ref in mesh_refs(scene)})
+    if not used:
+        return solver
+    moved: dict[str, str] = {}
+
+    def setup(workspace: Any, inputs: dict[str, Any]) -> None:
+        from studio.models import UploadedMesh
+
+        uploads = inputs.get("meshes") or {}
+        moved.clear()
+        for ref in used:
+            row = UploadedMesh.objects.filter(pk=int(ref.split(":", 1)[1])).first()
+            new = uploads.get(PurePosixPath(row.name).stem) if row is not None else None
+            if new is not None:
+                moved[ref] = f"mesh:{new}"
+
+    def replies(request: Request) -> Reply:
+        reply = solver.replies(request)
+        if not reply.calls or not moved:
+            return reply
+        text = reply.calls[0].raw
+        for old, new in moved.items():
+            text = text.replace(json.dumps(old), json.dumps(new))
+        return Reply.call(reply.calls[0].name, json.loads(text))
+
+    return Solver(solver.name, solver.role, replies, setup)
 
 
 def _object_arguments(item: dict[str, Any]) -> dict[str, Any]:
