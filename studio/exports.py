@@ -26,7 +26,6 @@ from studio.scene.model import SceneError
 if TYPE_CHECKING:
     # Geometry, mesh files and rendering (trimesh, pyrender) load in the functions that use
     # them, not when the API imports this module.
-    import trimesh
 
     from studio.scene.geometry import MeshResolver
     from studio.scene.mesh_import import MeshImportError
@@ -68,31 +67,20 @@ class NoRender(LookupError):
 
 def mesh_resolver(workspace: Workspace) -> MeshResolver:
     """Loads `mesh:<id>` refs from the workspace's uploads (each file read once per resolver)."""
-    from studio.scene.mesh_import import import_mesh
+    from studio.scene.mesh_import import UploadLimits, upload_resolver
 
-    loaded: dict[str, trimesh.Trimesh] = {}
+    def open_ref(key: str) -> tuple[bytes, str]:
+        match = MESH_REF.match(key)
+        if match is None:
+            raise SceneError(f"mesh ref {key!r} must look like 'mesh:<id>' (an upload's ref)")
+        row = UploadedMesh.objects.filter(workspace=workspace, pk=int(match[1])).first()
+        if row is None:
+            raise SceneError(f"mesh {key!r} is not uploaded to this workspace")
+        with row.file.open("rb") as handle:
+            return handle.read(), row.name
 
-    def resolve(ref: str) -> trimesh.Trimesh:
-        key = ref.strip()
-        if key not in loaded:
-            match = MESH_REF.match(key)
-            if match is None:
-                raise SceneError(f"mesh ref {ref!r} must look like 'mesh:<id>' (an upload's ref)")
-            row = UploadedMesh.objects.filter(workspace=workspace, pk=int(match[1])).first()
-            if row is None:
-                raise SceneError(f"mesh {key!r} is not uploaded to this workspace")
-            with row.file.open("rb") as handle:
-                data = handle.read()
-            loaded[key] = import_mesh(
-                data,
-                row.name,
-                max_bytes=MAX_UPLOAD_BYTES,
-                max_faces=MAX_UPLOAD_FACES,
-                max_vertices=MAX_UPLOAD_VERTICES,
-            ).mesh
-        return loaded[key]
-
-    return resolve
+    limits = UploadLimits(MAX_UPLOAD_BYTES, MAX_UPLOAD_FACES, MAX_UPLOAD_VERTICES)
+    return upload_resolver(open_ref, limits)
 
 
 def mesh_face_counts(workspace: Workspace) -> Callable[[str], int]:

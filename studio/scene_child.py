@@ -26,30 +26,20 @@ REFUSALS = (SceneError,)
 Emit = Callable[[str], None]
 
 
-def resolver_from_files(meshes: Mapping[str, Mapping[str, Any]]) -> MeshResolver:
+def resolver_from_files(
+    meshes: Mapping[str, Mapping[str, Any]], limits: Mapping[str, int]
+) -> MeshResolver:
     """`mesh:<id>` refs read from the local files the caller copied (`{"path", "name"}` each),
-    each read once, within the upload limits it gives (`max_bytes`, `max_faces`,
-    `max_vertices`)."""
-    from studio.scene.mesh_import import import_mesh
+    each read once, within the caller's upload `limits`."""
+    from studio.scene.mesh_import import UploadLimits, upload_resolver
 
-    loaded: dict[str, trimesh.Trimesh] = {}
+    def open_ref(key: str) -> tuple[bytes, str]:
+        entry = meshes.get(key)
+        if entry is None:
+            raise SceneError(f"mesh {key!r} is not uploaded to this workspace")
+        return Path(entry["path"]).read_bytes(), str(entry["name"])
 
-    def resolve(ref: str) -> trimesh.Trimesh:
-        key = ref.strip()
-        if key not in loaded:
-            entry = meshes.get(key)
-            if entry is None:
-                raise SceneError(f"mesh {key!r} is not uploaded to this workspace")
-            loaded[key] = import_mesh(
-                Path(entry["path"]).read_bytes(),
-                str(entry["name"]),
-                max_bytes=int(entry["max_bytes"]),
-                max_faces=int(entry["max_faces"]),
-                max_vertices=int(entry["max_vertices"]),
-            ).mesh
-        return loaded[key]
-
-    return resolve
+    return upload_resolver(open_ref, UploadLimits(**limits))
 
 
 def edit_job(job: dict[str, Any], emit: Emit) -> bytes:
@@ -66,7 +56,7 @@ def edit_job(job: dict[str, Any], emit: Emit) -> bytes:
             raise SceneError(f"mesh {ref.strip()!r} is not uploaded to this workspace")
         return faces[ref.strip()]
 
-    resolver = resolver_from_files(job["meshes"])
+    resolver = resolver_from_files(job["meshes"], job["limits"])
     glb = b""
     if job.get("check_caps", True):  # a revert re-measures a stored scene: no caps, no GLB
         glb = check_caps(scene, resolve_mesh=resolver, mesh_faces=mesh_faces, caps=job["caps"])
@@ -85,7 +75,7 @@ def export_job(job: dict[str, Any], emit: Emit) -> bytes:
     from studio.scene.export import scene_to_glb, scene_to_obj, scene_to_stl
 
     scene = scene_from_dict(job["scene"])
-    resolver = resolver_from_files(job["meshes"])
+    resolver = resolver_from_files(job["meshes"], job["limits"])
     fmt = job["fmt"]
     if fmt == "png":
         try:
@@ -118,9 +108,7 @@ def import_job(job: dict[str, Any], emit: Emit) -> bytes:
     imported = import_mesh(
         Path(job["path"]).read_bytes(),
         str(job["filename"]),
-        max_bytes=int(job["max_bytes"]),
-        max_faces=int(job["max_faces"]),
-        max_vertices=int(job["max_vertices"]),
+        **job["limits"],
     )
     low, high = imported.bounds
     return pack(

@@ -107,7 +107,7 @@ def mesh_read(workspace: Workspace, data: bytes, filename: str) -> dict[str, Any
     with tempfile.NamedTemporaryFile(prefix="upload-", suffix=Path(filename).suffix[:16]) as copy:
         copy.write(data)
         copy.flush()
-        job = {"command": "import", "path": copy.name, "filename": filename, **upload_limits()}
+        job = {"command": "import", "path": copy.name, "filename": filename}
         try:
             header, _ = unpack(_run(workspace, job, "reading the mesh"))
         except SceneChildExceeded as error:
@@ -133,7 +133,6 @@ def mesh_files(workspace: Workspace, scene: dict[str, Any]) -> Iterator[dict[str
             f"mesh:{row.pk}": {
                 "path": str(in_use.enter_context(local_copy(row.file))),
                 "name": row.name,
-                **upload_limits(),
             }
             for row in rows
         }
@@ -157,4 +156,5 @@ def _run(workspace: Workspace, job: dict[str, Any], what: str) -> bytes:
         wait_seconds=setting("STUDIO_CHILD_WAIT_SECONDS"),
         busy="scenes are being built for you or others at the moment; try again in a few seconds",
     ):
+        job = {**job, "limits": upload_limits()}  # every mesh read within the upload limits
         return run_child("studio.scene_child", job, budget=budget(), what=what, errors=ERRORS)

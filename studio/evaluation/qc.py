@@ -178,62 +178,78 @@ def wrong_scenes(reference: Scene, checks: tuple[Check, ...]) -> list[tuple[str,
     return list(made.values())
 
 
+Found = list[dict[str, Any]]
+
+
 def _wrong(reference: Scene, check: Check) -> tuple[str, Scene] | None:
-    params = check.params
+    """The reference with what `check` asks for made wrong (None for a kind of check with no
+    wrong scene yet, or when the reference has nothing it names)."""
+    mutate = MUTATIONS.get(check.name)
+    if mutate is None:
+        return None
     scene = copy.deepcopy(reference)
     objects = scene.get("objects") or []
-    if check.name == "object_count":
-        found = _answering(objects, params["name"])
-        if not found:
-            return None
-        floor = int(params.get("count", params.get("min", len(found))))
-        dropped = found[max(0, floor - 1) :] if floor <= len(found) else found[-1:]
-        for item in dropped:  # below what was asked: one fewer than the count, or the minimum
-            objects.remove(item)
-        return f"{len(dropped)} {_word(params['name'])} dropped", scene
-    if check.name == "size":
-        found = _answering(objects, params["name"])
-        if not found:
-            return None
-        transform = found[0].setdefault("transform", {})
-        transform["scale"] = [float(v) * GROWN for v in transform.get("scale") or [1, 1, 1]]
-        return f"{found[0]['name']} half as large again", scene
-    if check.name == "color":
-        found = _answering(objects, params["name"])
-        if not found:
-            return None
-        for item in found:
-            material = item.setdefault("material", {})
-            material["base_color"] = list(_far(material.get("base_color") or [0.8, 0.8, 0.8]))
-            material["name"] = "default"
-        return f"{found[0]['name']} in a far colour", scene
-    if check.name == "material":
-        found = _answering(objects, params["name"])
-        if not found:
-            return None
-        for item in found:
-            current = str((item.get("material") or {}).get("name", "default"))
-            family = "metal" if current in METALS else current
-            other = OTHER_FAMILY.get(family, "metal")
-            item["material"] = {"name": other}
-            item["material"].update(_preset_values(other))
-        return f"{found[0]['name']} of another material", scene
-    if check.name == "relation":
-        found = _answering(objects, params["subject"])
-        if not found:
-            return None
-        if params.get("target"):  # every subject moved away from the target
-            offsets = [MOVED] * len(found)
-            what = f"{found[0]['name']} moved away from what it is {params['relation']}"
-        else:  # a relation among the subjects (stacked, around, in a row): they are scattered
-            offsets = [_scatter(n) for n in range(len(found))]
-            what = f"the {_word(params['subject'])}s scattered, no longer {params['relation']}"
-        for item, offset in zip(found, offsets, strict=True):
-            transform = item.setdefault("transform", {})
-            position = list(transform.get("translation") or [0, 0, 0])
-            transform["translation"] = [p + d for p, d in zip(position, offset, strict=True)]
-        return what, scene
-    return None
+    found = _answering(objects, check.params.get("name", check.params.get("subject", ())))
+    if not found:
+        return None
+    return mutate(objects, found, check.params), scene
+
+
+def _dropped(objects: Found, found: Found, params: dict[str, Any]) -> str:
+    """Below what was asked: one fewer than the count, or than the minimum of a range."""
+    floor = int(params.get("count", params.get("min", len(found))))
+    dropped = found[max(0, floor - 1) :] if floor <= len(found) else found[-1:]
+    for item in dropped:
+        objects.remove(item)
+    return f"{len(dropped)} {_word(params['name'])} dropped"
+
+
+def _grown(objects: Found, found: Found, params: dict[str, Any]) -> str:
+    transform = found[0].setdefault("transform", {})
+    transform["scale"] = [float(v) * GROWN for v in transform.get("scale") or [1, 1, 1]]
+    return f"{found[0]['name']} half as large again"
+
+
+def _recoloured(objects: Found, found: Found, params: dict[str, Any]) -> str:
+    for item in found:
+        material = item.setdefault("material", {})
+        material["base_color"] = list(_far(material.get("base_color") or [0.8, 0.8, 0.8]))
+        material["name"] = "default"
+    return f"{found[0]['name']} in a far colour"
+
+
+def _other_material(objects: Found, found: Found, params: dict[str, Any]) -> str:
+    for item in found:
+        current = str((item.get("material") or {}).get("name", "default"))
+        other = OTHER_FAMILY.get("metal" if current in METALS else current, "metal")
+        item["material"] = {"name": other, **_preset_values(other)}
+    return f"{found[0]['name']} of another material"
+
+
+def _moved(objects: Found, found: Found, params: dict[str, Any]) -> str:
+    """Every subject moved away from the target; subjects related among themselves (stacked,
+    around, in a row) scattered instead, since moving them together keeps the relation."""
+    if params.get("target"):
+        offsets = [MOVED] * len(found)
+        what = f"{found[0]['name']} moved away from what it is {params['relation']}"
+    else:
+        offsets = [_scatter(n) for n in range(len(found))]
+        what = f"the {_word(params['subject'])}s scattered, no longer {params['relation']}"
+    for item, offset in zip(found, offsets, strict=True):
+        transform = item.setdefault("transform", {})
+        position = list(transform.get("translation") or [0, 0, 0])
+        transform["translation"] = [p + d for p, d in zip(position, offset, strict=True)]
+    return what
+
+
+MUTATIONS = {
+    "object_count": _dropped,
+    "size": _grown,
+    "color": _recoloured,
+    "material": _other_material,
+    "relation": _moved,
+}
+"""How each kind of check's request is made wrong (`wrong_scenes`)."""
 
 
 def _scatter(number: int) -> tuple[float, float, float]:

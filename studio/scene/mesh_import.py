@@ -14,6 +14,7 @@ import io
 import re
 import struct
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Literal
@@ -114,6 +115,36 @@ def import_mesh(
         watertight=bool(mesh.is_watertight),
         units_guess=_units_guess(fmt, float(mesh.extents.max())),
     )
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    max_bytes: int = MAX_BYTES
+    max_faces: int = MAX_FACES
+    max_vertices: int = MAX_VERTICES
+
+
+def upload_resolver(
+    open_ref: Callable[[str], tuple[bytes, str]], limits: UploadLimits
+) -> Callable[[str], trimesh.Trimesh]:
+    """`mesh:<id>` refs resolved to meshes: `open_ref` gives an upload's bytes and file name
+    (SceneError where there is none); each is read once, within `limits`."""
+    loaded: dict[str, trimesh.Trimesh] = {}
+
+    def resolve(ref: str) -> trimesh.Trimesh:
+        key = ref.strip()
+        if key not in loaded:
+            data, name = open_ref(key)
+            loaded[key] = import_mesh(
+                data,
+                name,
+                max_bytes=limits.max_bytes,
+                max_faces=limits.max_faces,
+                max_vertices=limits.max_vertices,
+            ).mesh
+        return loaded[key]
+
+    return resolve
 
 
 def _sniff(data: bytes, extension: str, name: str) -> MeshFormat:
