@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.evaluation.kinds import InputUnavailable, get_evaluation_kind
-from agents.evaluation.runner import TaskRecord, _fresh_workspace, _play_turns
+from agents.evaluation.runner import TaskRecord, fresh_workspace, play_turns
 from agents.evaluation.scoring import failed_reasons, passed
 from agents.evaluation.scripted_server import FakeOpenAI, Reply, Request
 from agents.evaluation.spec import Task
@@ -171,7 +171,7 @@ def qc_task(task: Task, server: FakeOpenAI) -> TaskQc:
 
 def _prepared(task: Task, server: FakeOpenAI) -> tuple[Any, dict[str, Any]]:
     kind = get_evaluation_kind(task.kind)
-    workspace = _fresh_workspace(task)
+    workspace = fresh_workspace(task)
     workspace.model_base_url, workspace.model_name = server.base_url, server.model
     workspace.save(update_fields=["model_base_url", "model_name"])
     inputs = kind.prepare(workspace, dict(task.inputs)) if kind.prepare else {}
@@ -189,7 +189,7 @@ def _solve(
     server.reset()
     server.responder = solver.replies
     record = TaskRecord(task=task)
-    _play_turns(task, kind, workspace, inputs, MODEL_POLICY, record)
+    play_turns(task, kind, workspace, inputs, MODEL_POLICY, record)
     ok = passed(record.checks)
     return ok, "; ".join(failed_reasons(record.checks))[:500]
 

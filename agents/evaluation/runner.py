@@ -87,7 +87,7 @@ def run_task(task: Task, *, policy: str = "offline", repeat_index: int = 0) -> T
     started = time.monotonic()
     try:
         kind = get_evaluation_kind(task.kind)
-        workspace = _fresh_workspace(task)
+        workspace = fresh_workspace(task)
         record.workspace_id = workspace.pk
         dirty = workspace_leftovers(workspace, kind)
         if dirty:
@@ -98,7 +98,7 @@ def run_task(task: Task, *, policy: str = "offline", repeat_index: int = 0) -> T
         except InputUnavailable as error:
             record.status, record.reason = "skipped", str(error)
             return record
-        _play_turns(task, kind, workspace, inputs, policy, record)
+        play_turns(task, kind, workspace, inputs, policy, record)
     except Exception as error:  # a harness or domain bug must not stop the other tasks
         logger.exception("task %s could not run", task.id)
         record.status, record.reason = "error", f"{type(error).__name__}: {error}"
@@ -125,7 +125,7 @@ def workspace_leftovers(workspace: Workspace, kind: EvaluationKind) -> list[str]
     return found + list(kind.leftovers(workspace))
 
 
-def _fresh_workspace(task: Task) -> Workspace:
+def fresh_workspace(task: Task) -> Workspace:
     name = f"{EVALUATION_USER_PREFIX}{uuid.uuid4().hex[:12]}"
     user = User(username=name, is_active=False)
     user.set_unusable_password()
@@ -133,7 +133,7 @@ def _fresh_workspace(task: Task) -> Workspace:
     return workspace_create(owner=user, name=f"eval {task.suite}/{task.id}"[:200], kind=task.kind)
 
 
-def _play_turns(
+def play_turns(
     task: Task,
     kind: EvaluationKind,
     workspace: Workspace,

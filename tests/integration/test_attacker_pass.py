@@ -18,6 +18,7 @@ import io
 import json
 import socket
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -34,21 +35,12 @@ from websockets.typing import Origin
 from tests.fakes.openai_server import MODEL, FakeOpenAI, Reply, Request
 from tests.finance.pdf_bombs import flate_bomb_pdf, huge_page_pdf
 from tests.integration.stack import ROOT, Stack, free_port, wait_for
+from tests.sandbox.test_memory_cgroup import MEMFD_BOMB
 from tests.studio.bombs import nested_booleans, revolve, vertex_bomb_glb
 
 pytestmark = [pytest.mark.integration, pytest.mark.fault_trials]
 
 LATENCY_BOUND = 1.0
-SANDBOX_BOMB = """
-import os
-chunk = b"x" * (32 * 2**20)
-held = []
-for i in range(160):  # 5 GiB at most, in files each under the file-size limit
-    fd = os.memfd_create(f"bomb{i}")
-    os.write(fd, chunk)
-    held.append(fd)
-print("held 5 GiB")
-"""
 SUN = {"kind": "directional", "direction": [-0.4, -1, -0.3], "intensity": 3.0}
 
 
@@ -58,7 +50,7 @@ def model_reply(request: Request) -> Reply:
     messages = request.messages
     asked = " ".join(str(m.get("content", "")) for m in messages if m.get("role") == "user")
     if "memfd" in asked and not any(m.get("role") == "tool" for m in messages):
-        return Reply.call("run_python", {"code": SANDBOX_BOMB})
+        return Reply.call("run_python", {"code": textwrap.dedent(MEMFD_BOMB)})
     return Reply.say("Done.")
 
 
@@ -197,7 +189,7 @@ def sandbox_memfd_bomb(trial: Trial) -> str:
         said = [text for text in _texts(events) if "sandbox" in text.lower()]
         assert said, events
         return f"the sandbox is unavailable here, and the tool said so: {said[0][:200]}"
-    assert all("held 5 GiB" not in ending["stdout"] for ending in endings), endings
+    assert all("held 3 GiB" not in ending["stdout"] for ending in endings), endings
     assert {ending["exit_reason"] for ending in endings} == {"memory"}, endings
     return f"killed at its memory limit (peak {endings[0].get('memory_peak_mb')} MiB)"
 
